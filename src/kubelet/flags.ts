@@ -1,0 +1,139 @@
+/**
+ * Kubelet's command line, parsed the way kubelet parses it: spf13/pflag with
+ * cliflag.WordSepNormalizeFunc (cmd/kubelet/app/server.go), so "_" equals "-" in flag names,
+ * `--a=b` and `--a b` are the same, a non-boolean flag takes the next argument whatever it looks
+ * like, a boolean flag never does, and the last occurrence wins.
+ */
+
+/**
+ * Kubelet's boolean flags (pflag NoOptDefVal set), 1.26-1.35, from cmd/kubelet/app/options and
+ * the KubeletConfiguration flag bindings. Only needed to know that `--flag next` does not consume
+ * `next`; a flag missing here that is followed by another flag is still treated as boolean.
+ */
+const BOOLEAN_FLAGS = new Set([
+  'help', 'version', 'add-dir-header', 'alsologtostderr', 'anonymous-auth', 'authentication-token-webhook',
+  'cgroups-per-qos', 'cpu-cfs-quota', 'enable-controller-attach-detach', 'enable-debugging-handlers',
+  'enable-load-reader', 'enable-server', 'exit-on-lock-contention', 'experimental-allocatable-ignore-eviction',
+  'experimental-check-node-capabilities-before-mount', 'fail-cgroupv1', 'fail-swap-on', 'kernel-memcg-notification',
+  'keep-terminated-pod-volumes', 'local-storage-capacity-isolation', 'log-json-split-stream', 'log-text-split-stream',
+  'logtostderr', 'make-iptables-util-chains', 'one-output', 'protect-kernel-defaults', 'really-crash-for-testing',
+  'register-node', 'register-schedulable', 'rotate-certificates', 'rotate-server-certificates', 'runonce',
+  'seccomp-default', 'serialize-image-pulls', 'skip-headers', 'skip-log-headers',
+]);
+
+/** Single-letter shorthands kubelet accepts: -h (help) and -v (klog verbosity, takes a value). */
+const SHORTHANDS: Record<string, string> = { h: 'help', v: 'v' };
+
+export interface KubeletFlags {
+  /** Every occurrence of every flag, by normalized name ("image-credential-provider-config"). */
+  readonly occurrences: ReadonlyMap<string, readonly string[]>;
+  /** Arguments that are not flags. Kubelet refuses them ("unknown command"). */
+  readonly positional: readonly string[];
+  /** A flag at the end that needs a value and has none ("flag needs an argument"). */
+  readonly missingValue: readonly string[];
+}
+
+export function normalizeFlagName(name: string): string {
+  return name.replace(/_/g, '-');
+}
+
+export function parseKubeletFlags(args: readonly string[]): KubeletFlags {
+  const occurrences = new Map<string, string[]>();
+  const positional: string[] = [];
+  const missingValue: string[] = [];
+  const record = (name: string, value: string) => {
+    const list = occurrences.get(name) ?? [];
+    list.push(value);
+    occurrences.set(name, list);
+  };
+
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      positional.push(...args.slice(i + 1));
+      break;
+    }
+    let name: string;
+    let inlineValue: string | undefined;
+    if (arg.startsWith('--') && arg.length > 2) {
+      const eq = arg.indexOf('=');
+      name = normalizeFlagName(eq === -1 ? arg.slice(2) : arg.slice(2, eq));
+      inlineValue = eq === -1 ? undefined : arg.slice(eq + 1);
+    } else if (arg.startsWith('-') && arg.length > 1 && arg !== '-') {
+      // pflag shorthand: "-v=2", "-v 2", "-h". Longer clusters are not used with kubelet.
+      const letter = arg[1]!;
+      name = SHORTHANDS[letter] ?? letter;
+      inlineValue = arg.length > 2 ? arg.slice(arg[2] === '=' ? 3 : 2) : undefined;
+    } else {
+      positional.push(arg);
+      continue;
+    }
+
+    if (inlineValue !== undefined) {
+      record(name, inlineValue);
+    } else if (BOOLEAN_FLAGS.has(name)) {
+      record(name, 'true');
+    } else if (i + 1 < args.length) {
+      const next = args[i + 1]!;
+      // A flag unknown to us followed by another flag is most likely boolean; a known value flag
+      // (every flag node-check reads) takes the next argument even when it starts with "-".
+      if (next.startsWith('--') && !VALUE_FLAGS_NODE_CHECK_READS.has(name)) {
+        record(name, 'true');
+      } else {
+        record(name, next);
+        i++;
+      }
+    } else {
+      missingValue.push(name);
+    }
+  }
+  return { occurrences, positional, missingValue };
+}
+
+/** The flags node-check evaluates; all take a value. */
+export const CredentialFlag = {
+  config: 'image-credential-provider-config',
+  binDir: 'image-credential-provider-bin-dir',
+} as const;
+
+const VALUE_FLAGS_NODE_CHECK_READS = new Set<string>([
+  CredentialFlag.config,
+  CredentialFlag.binDir,
+  'config',
+  'config-dir',
+  'feature-gates',
+]);
+
+/** The value kubelet uses: the last occurrence (pflag overwrites), or undefined when never given. */
+export function lastValue(flags: KubeletFlags, name: string): string | undefined {
+  const values = flags.occurrences.get(name);
+  return values && values.length > 0 ? values[values.length - 1] : undefined;
+}
+
+/** Every value of a repeatable flag such as --feature-gates (cliflag.MapStringBool merges them). */
+export function allValues(flags: KubeletFlags, name: string): readonly string[] {
+  return flags.occurrences.get(name) ?? [];
+}
+
+/** Where kubelet starts in an ExecStart argv that may have wrappers in front (kubenswrapper, hyperkube). */
+export interface KubeletInvocation {
+  readonly wrapper: readonly string[];
+  readonly kubeletPath: string;
+  readonly args: readonly string[];
+}
+
+export function locateKubelet(argv: readonly string[]): KubeletInvocation | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    const base = word.slice(word.lastIndexOf('/') + 1);
+    if (base === 'kubelet') {
+      // `hyperkube kubelet ...`: the subcommand is a word, not the binary.
+      return { wrapper: argv.slice(0, i), kubeletPath: i > 0 && isHyperkube(argv[i - 1]!) ? argv[i - 1]! : word, args: argv.slice(i + 1) };
+    }
+  }
+  return undefined;
+}
+
+function isHyperkube(word: string): boolean {
+  return word.slice(word.lastIndexOf('/') + 1) === 'hyperkube';
+}

@@ -1,0 +1,25 @@
+/**
+ * A finding is one thing node-check has to say about the node (DESIGN §3, §4.3).
+ * Renderers, sinks and the fallback planner consume findings; they never re-derive them.
+ */
+
+/** `error` = kubelet will not start; `warning` = it starts but something will hurt; `info` = context. */
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  /** Stable kebab-case id, documented in the finding catalog and by `node-check explain <id>`. */
+  readonly id: string;
+  readonly severity: Severity;
+  /** One sentence, in kubelet's terms. */
+  readonly message: string;
+  /** The file involved, as kubelet sees it (a path on the node, not under --root). */
+  readonly path?: string;
+  /** The credential provider involved, when there is one. */
+  readonly provider?: string;
+  /** The command or change that fixes it. */
+  readonly remediation: string;
+  /** The exact text kubelet of this version logs as err="…" in "Failed to register CRI auth plugins". */
+  readonly kubeletError?: string;
+  /** The kubelet versions this finding holds for, e.g. "1.30-1.35"; set when several were evaluated. */
+  readonly versions?: string;
+}

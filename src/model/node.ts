@@ -1,0 +1,70 @@
+/**
+ * Everything discovery learned about a node, as plain data. Evaluation is a pure function of this:
+ * every file kubelet would look at during credential-provider registration is captured here as a
+ * `PathFact`, keyed by its absolute node path, so the rules never touch the disk.
+ */
+import type { ErrnoCode, DirEntryFacts } from '../host/root-fs.js';
+import type { KubeletFlags, KubeletInvocation } from '../kubelet/flags.js';
+import type { FeatureGates } from '../kubelet/feature-gates.js';
+import type { ServiceModel } from './service.js';
+
+export interface ElfFacts {
+  /** e_machine name: "x86_64", "aarch64", "ppc64le", "s390x", or "machine-<n>". */
+  readonly machine: string;
+  /** PT_INTERP, the dynamic loader the kernel needs to run it; undefined when static. */
+  readonly interpreter?: string;
+}
+
+export type ContentFact = { readonly ok: true; readonly data: Buffer } | { readonly ok: false; readonly code: ErrnoCode };
+
+export type PathFact =
+  | { readonly exists: false; readonly code: ErrnoCode }
+  | {
+      readonly exists: true;
+      /** Type after following symlinks (stat). */
+      readonly type: 'file' | 'directory' | 'other';
+      readonly mode: number;
+      readonly uid: number;
+      readonly gid: number;
+      /** Set when the path itself is a symlink: its raw target. */
+      readonly symlinkTarget?: string;
+      /** Contents, for files kubelet reads (credential provider configs). */
+      readonly content?: ContentFact;
+      /** Entries, for directories kubelet lists (a 1.34+ config directory). */
+      readonly entries?: readonly DirEntryFacts[] | { readonly error: ErrnoCode };
+      /** For plugin binaries. */
+      readonly elf?: ElfFacts;
+      /** For scripts: the "#!" interpreter path. */
+      readonly shebang?: string;
+      /** True when the file sits on a noexec mount (only known on the live root). */
+      readonly noexecMount?: boolean;
+    };
+
+export type FileTable = Readonly<Record<string, PathFact>>;
+
+export interface KubeletConfigFacts {
+  /** --config file, when given. */
+  readonly configFile?: { readonly path: string; readonly featureGates?: FeatureGates; readonly problem?: string };
+  /** --config-dir drop-ins (*.conf, lexical order), when given. */
+  readonly configDir?: { readonly path: string; readonly dropIns: readonly { path: string; featureGates?: FeatureGates }[]; readonly problem?: string };
+}
+
+export interface NodeModel {
+  /** The --root node-check read from ("/" on a live node). */
+  readonly root: string;
+  readonly service: ServiceModel;
+  /** Where kubelet is in the ExecStart argv; undefined when no kubelet was found there. */
+  readonly kubelet?: KubeletInvocation & { readonly flags: KubeletFlags };
+  readonly kubeletConfig: KubeletConfigFacts;
+  /** Environment of the kubelet process (for KUBELET_CONFIG_DROPIN_DIR_ALPHA on 1.28-1.29). */
+  readonly kubeletEnvironment: Readonly<Record<string, string>>;
+  /** The version given with --kubelet-version or read from `kubelet --version`; undefined when unknown. */
+  readonly kubeletVersion?: { readonly text: string; readonly source: 'flag' | 'binary' };
+  /** Why the version is unknown, when it is. */
+  readonly kubeletVersionProblem?: string;
+  readonly files: FileTable;
+  /** The node's CPU architecture as an ELF machine name (from the kubelet binary, or this host on "/"). */
+  readonly nodeMachine?: string;
+  /** /etc/os-release of the node. */
+  readonly osRelease: Readonly<Record<string, string>>;
+}

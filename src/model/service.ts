@@ -1,0 +1,57 @@
+/**
+ * The kubelet service as systemd would run it, read from unit files (plain data; produced by
+ * src/systemd/, consumed by discovery, checks and the fallback planner).
+ */
+
+/** Where a setting came from, for messages ("/etc/systemd/system/kubelet.service:12"). */
+export interface SourceLocation {
+  /** Node path of the unit file or drop-in. */
+  readonly file: string;
+  /** 1-based line of the assignment (the first line of a continued line). */
+  readonly line: number;
+}
+
+export interface UnitDiagnostic extends Partial<SourceLocation> {
+  /**
+   * `fatal`: the unit cannot be understood at all (unreadable, binary, not found) so nothing can be
+   * predicted; `warning`: systemd would ignore or reject a line, or would refuse to start the unit
+   * for a reason that has nothing to do with credential providers.
+   */
+  readonly severity: 'fatal' | 'warning';
+  readonly message: string;
+}
+
+/** One `ExecStart=` command line, as written and as systemd would execute it. */
+export interface ExecCommand {
+  /** The value after `ExecStart=`, continuation lines joined, exactly as systemd read it. */
+  readonly raw: string;
+  readonly source: SourceLocation;
+  /** Special-executable prefixes in front of the path: any of "-", "@", ":", "+", "!", "!!", "|". */
+  readonly prefixes: string;
+  /** The command's words after unquoting and unescaping, before $VAR/${VAR} expansion. */
+  readonly words: readonly string[];
+  /** The argv systemd would pass: environment expanded (unless ":"), "$VAR" split into words. */
+  readonly argv: readonly string[];
+}
+
+export interface EnvironmentFileRef {
+  readonly path: string;
+  readonly optional: boolean;
+  /** False when the file was missing or unreadable. */
+  readonly loaded: boolean;
+  readonly source: SourceLocation;
+}
+
+export interface ServiceModel {
+  readonly unitName: string;
+  /** Node path of the unit file used (after following a symlink, the name systemd loaded). */
+  readonly fragmentPath?: string;
+  /** Drop-in files in the order systemd applies them (sorted by file name, masked ones removed). */
+  readonly dropInPaths: readonly string[];
+  /** The effective ExecStart= (the last one after any reset); undefined when none. */
+  readonly execStart?: ExecCommand;
+  /** The environment systemd gives ExecStart: Environment=, then EnvironmentFile= overriding it. */
+  readonly environment: Readonly<Record<string, string>>;
+  readonly environmentFiles: readonly EnvironmentFileRef[];
+  readonly diagnostics: readonly UnitDiagnostic[];
+}
