@@ -1,0 +1,68 @@
+/**
+ * The check that matters most: would kubelet's credential-provider registration fail, and with
+ * which message. Turns a RegistrationFailure into an error finding with kubelet's exact words.
+ */
+import type { Finding } from '../model/findings.js';
+import type { Check, CheckContext } from './check.js';
+import type { RegistrationFailure } from '../credentials/registration.js';
+import { installPluginRemediation } from './remediation.js';
+import { CredentialFlag } from '../kubelet/flags.js';
+
+export const registrationCheck: Check = {
+  id: 'credential-provider-registration',
+  title: "Kubelet's credential provider registration at start-up",
+  appliesTo: () => true,
+  run(context) {
+    const failure = context.registration.failure;
+    return failure ? [findingForFailure(failure, context)] : [];
+  },
+};
+
+function findingForFailure(failure: RegistrationFailure, context: CheckContext): Finding {
+  const { configPath, binDir } = context.flags;
+  const exit = failure.exitStatus === 255 ? 'exit with status 255 (klog.Fatalf)' : 'exit with status 1';
+  const base = { id: failure.findingId, severity: 'error' as const, kubeletError: failure.kubeletError };
+  const withPath = failure.path ? { path: failure.path } : {};
+  const withProvider = failure.provider ? { provider: failure.provider } : {};
+  const says = (sentence: string, remediation: string): Finding => ({ ...base, ...withPath, ...withProvider, message: `${sentence} Kubelet will ${exit} at start-up.`, remediation });
+
+  switch (failure.findingId) {
+    case 'bin-dir-missing':
+      return says(`The credential provider plugin directory ${binDir} (--${CredentialFlag.binDir}) does not exist.`, context.model.kubelet ? dirRemediation(context) : '');
+    case 'bin-dir-uninspectable':
+      return says(`The credential provider plugin directory ${binDir} cannot be inspected.`, `Make ${binDir} a directory readable by root.`);
+    case 'config-path-empty':
+      return says(`--${CredentialFlag.binDir} is set but --${CredentialFlag.config} is empty.`, `Set --${CredentialFlag.config} to the provider config, or remove --${CredentialFlag.binDir} from kubelet's command line.`);
+    case 'config-is-directory':
+      return says(`The credential provider config ${configPath} is a directory, which kubelet before 1.34 cannot read.`, `Point --${CredentialFlag.config} at a single file, or run kubelet 1.34 or newer.`);
+    case 'config-dir-empty':
+      return says(`The credential provider config directory ${configPath} has no .json, .yaml or .yml file.`, `Add the provider config to ${configPath} with a .yaml, .yml or .json extension.`);
+    case 'config-unreadable':
+      return says(`The credential provider config ${failure.path ?? configPath} cannot be read.`, `Restore ${failure.path ?? configPath} (on OpenShift it comes from the machine config), or remove the credential provider flags.`);
+    case 'config-decode-failed':
+      return says(`The credential provider config ${failure.path ?? configPath} cannot be decoded: ${failure.detail ?? ''}.`.replace(/\.\.$/, '.'), `Correct ${failure.path ?? configPath} as the decoding error says.`);
+    case 'config-unknown-field':
+      return says(`The credential provider config ${failure.path ?? configPath} has fields this kubelet does not know: ${failure.detail ?? ''}.`.replace(/\.\.$/, '.'), `Remove or correct the field in ${failure.path ?? configPath}, or run a kubelet new enough to know it.`);
+    case 'config-duplicate-provider':
+      return says(`The credential provider config ${configPath} names the same provider twice.`, `Remove or rename the duplicate provider in ${configPath}.`);
+    case 'config-invalid':
+      return says(`The credential provider config ${configPath} fails kubelet's validation: ${failure.detail ?? ''}.`.replace(/\.\.$/, '.'), `Correct the fields named in the message in ${configPath}.`);
+    case 'plugin-binary-missing':
+      return says(`Credential provider plugin "${failure.provider}" is missing: ${failure.path} does not exist.`, installPluginRemediation(context.model, failure.provider ?? '', failure.path ?? '', configPath));
+    case 'plugin-binary-not-executable':
+      return says(`Credential provider plugin "${failure.provider}" at ${failure.path} is not an executable file.`, `chmod 0755 ${failure.path} (or replace it with the plugin binary if it is a directory).`);
+    case 'plugin-binary-uninspectable':
+      return says(`Credential provider plugin "${failure.provider}" at ${failure.path} cannot be inspected.`, `Make ${failure.path} a regular executable file.`);
+    case 'plugin-registered-twice':
+      return says(`Credential provider "${failure.provider}" is registered twice (a duplicate name${failure.provider === '.dockercfg' ? ', or the built-in ".dockercfg"' : ''}).`, `Remove or rename the duplicate provider "${failure.provider}" in ${configPath}.`);
+    default:
+      return says(`Credential provider registration fails: ${failure.kubeletError}.`, 'See `node-check explain ' + failure.findingId + '`.');
+  }
+}
+
+function dirRemediation(context: CheckContext): string {
+  const providers = context.registration.plugins.map((p) => p.provider);
+  const first = providers[0];
+  if (first) return installPluginRemediation(context.model, first, `${context.flags.binDir}/${first}`, context.flags.configPath);
+  return `Create ${context.flags.binDir} with the plugin binaries, or remove the credential provider flags from kubelet's command line.`;
+}

@@ -1,0 +1,22 @@
+/** Entry point: the only module that touches process.argv, process.env, signals and the exit code. */
+import { runCli } from './program.js';
+
+const shutdownSignal = new Promise<string>((resolve) => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => resolve(signal));
+});
+
+try {
+  process.exitCode = await runCli(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    shutdownSignal,
+  });
+} catch (error) {
+  // A bug in node-check itself: one line, no stack trace, and the "unknown" exit code.
+  process.stderr.write(`node-check: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+  process.exitCode = 2;
+}
+// Pending signal listeners must not keep a finished command alive.
+if (!process.argv.slice(2).includes('serve')) process.removeAllListeners('SIGTERM').removeAllListeners('SIGINT');

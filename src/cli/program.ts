@@ -1,0 +1,106 @@
+/**
+ * The command line: parses flags with yargs, loads settings once (defaults, config file, flags),
+ * dispatches to a command and returns its exit code. Usage errors exit 64 (DESIGN §4.2).
+ */
+import { readFileSync } from 'node:fs';
+import yargs, { type Argv } from 'yargs';
+import type { CliIo } from './io.js';
+import { DEFAULT_CONFIG_FILE, mergeSettings, parseConfigFile, SettingsError, validate, type Settings } from '../settings.js';
+import { ExitCode } from '../model/report.js';
+import { parseKubeletVersion } from '../kubelet/version.js';
+import { runCheck } from './commands/check.js';
+import { runExplain } from './commands/explain.js';
+import { VERSION } from '../version.js';
+
+class UsageError extends Error {}
+
+type Command = (settings: Settings, io: CliIo, args: Record<string, unknown>) => Promise<number>;
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let chosen: { command: Command; args: Record<string, unknown> } | undefined;
+  const pick = (command: Command) => (args: Record<string, unknown>) => {
+    chosen = { command, args };
+  };
+
+  const parser = yargs([...argv])
+    .scriptName('node-check')
+    .usage('$0 [command] [options]\n\nPredicts whether kubelet will refuse to start because of its image credential provider setup.')
+    .command(['check', '$0'], 'inspect the node and report (default)', (y) => y, pick(runCheck))
+    .command('explain <finding-id>', 'what a finding means, why kubelet cares, how to fix it', (y) =>
+      y.positional('finding-id', { type: 'string', describe: 'a finding id, e.g. plugin-binary-missing' }), pick(runExplain))
+    .option('root', { type: 'string', describe: 'read the node from this directory (nothing under it is executed)', default: undefined })
+    .option('unit', { type: 'string', describe: 'kubelet unit name [default: kubelet.service]' })
+    .option('kubelet-version', { type: 'string', describe: 'kubelet version X.Y.Z (otherwise `kubelet --version` is asked on the live root only)' })
+    .option('output', { alias: 'o', choices: ['text', 'json'] as const, describe: 'report format [default: text]' })
+    .option('color', { type: 'boolean', describe: 'colour the text report (--no-color turns it off)' })
+    .option('config-file', { type: 'string', describe: `node-check settings file [default: $NODE_CHECK_CONFIG or ${DEFAULT_CONFIG_FILE}]` })
+    .strictCommands()
+    .strictOptions()
+    .version(VERSION)
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .exitProcess(false)
+    .fail((message, error) => {
+      throw new UsageError(message || error?.message || 'invalid usage');
+    });
+
+  let parsed: Record<string, unknown>;
+  let helpOrVersionShown = false;
+  try {
+    parsed = await (parser as Argv).parseAsync([...argv], {}, (error, _argv, output) => {
+      if (error) return;
+      if (output) {
+        helpOrVersionShown = true;
+        io.stdout(output.endsWith('\n') ? output : output + '\n');
+      }
+    });
+  } catch (error) {
+    io.stderr(`node-check: ${(error as Error).message}\nRun \`node-check --help\` for usage.\n`);
+    return ExitCode.usage;
+  }
+  if (helpOrVersionShown || !chosen) return 0;
+
+  let settings: Settings;
+  try {
+    settings = loadSettings(parsed, io);
+  } catch (error) {
+    if (error instanceof SettingsError || error instanceof UsageError) {
+      io.stderr(`node-check: ${error.message}\n`);
+      return ExitCode.usage;
+    }
+    throw error;
+  }
+  return chosen.command(settings, io, parsed);
+}
+
+function loadSettings(parsed: Record<string, unknown>, io: CliIo): Settings {
+  const explicitFile = (parsed['config-file'] as string | undefined) ?? io.env['NODE_CHECK_CONFIG'];
+  const file = explicitFile ?? DEFAULT_CONFIG_FILE;
+  let fromFile: Partial<Settings> = {};
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (explicitFile || code !== 'ENOENT') throw new SettingsError(`cannot read settings file ${file}: ${code ?? (error as Error).message}`);
+  }
+  if (text !== undefined) fromFile = parseConfigFile(text, file);
+
+  const kubeletVersion = parsed['kubelet-version'] as string | undefined;
+  if (kubeletVersion !== undefined && !parseKubeletVersion(kubeletVersion)) {
+    throw new UsageError(`--kubelet-version: "${kubeletVersion}" is not a kubelet version like 1.28.7`);
+  }
+  const fromFlags: Partial<Settings> = validate(
+    {
+      root: parsed['root'] as string | undefined,
+      unit: parsed['unit'] as string | undefined,
+      kubeletVersion,
+      output: parsed['output'] as Settings['output'] | undefined,
+    },
+    'command line',
+  );
+  const colorWanted = parsed['color'] as boolean | undefined;
+  const color = colorWanted ?? (io.stdoutIsTTY && io.env['NO_COLOR'] === undefined && io.env['TERM'] !== 'dumb');
+  return mergeSettings(fromFile, fromFlags, { color });
+}

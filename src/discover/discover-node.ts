@@ -1,0 +1,165 @@
+/**
+ * Discovery: the I/O half of a check. Reads the kubelet unit as systemd would, finds kubelet's
+ * flags, and records a PathFact for every file kubelet's credential-provider registration would
+ * touch under any modelled version. Produces a NodeModel; decides nothing.
+ */
+import { parse as parseYaml } from 'yaml';
+import { RootFs } from '../host/root-fs.js';
+import { parseElf, EXECUTABLE_HEAD_BYTES, machineOfNodeArch } from '../host/elf.js';
+import type { FileTable, KubeletConfigFacts, NodeModel, PathFact } from '../model/node.js';
+import type { FeatureGates } from '../kubelet/feature-gates.js';
+import { featureGatesOf } from '../kubelet/feature-gates.js';
+import { CredentialFlag, lastValue, locateKubelet, parseKubeletFlags } from '../kubelet/flags.js';
+import { loadService } from '../systemd/load-service.js';
+import { parseEnvFile } from '../systemd/env-file.js';
+import { providerNamesIn } from '../credentials/decode.js';
+import { goJoin } from '../go/index.js';
+import { nodePathKey } from '../credentials/registration.js';
+import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
+import { probeKubeletVersion } from './kubelet-version-probe.js';
+
+export interface DiscoverOptions {
+  readonly root: string;
+  readonly unit: string;
+  /** --kubelet-version; when absent and root is "/", `kubelet --version` is asked (never under another root). */
+  readonly kubeletVersion?: string;
+  readonly versionProbeTimeoutMs: number;
+}
+
+export async function discoverNode(options: DiscoverOptions): Promise<NodeModel> {
+  const fs = new RootFs(options.root);
+  const service = loadService(fs, options.unit);
+  const located = service.execStart ? locateKubelet(service.execStart.argv) : undefined;
+  const kubelet = located ? { ...located, flags: parseKubeletFlags(located.args) } : undefined;
+  const mounts = fs.isHostRoot ? readMounts(fs) : undefined;
+
+  const files: Record<string, PathFact> = {};
+  const record = (path: string, fact: PathFact) => {
+    files[nodePathKey(path)] = fact;
+  };
+  const configPath = kubelet ? lastValue(kubelet.flags, CredentialFlag.config) : undefined;
+  const binDir = kubelet ? lastValue(kubelet.flags, CredentialFlag.binDir) : undefined;
+  if (configPath || binDir) collectCredentialFacts(fs, configPath ?? '', binDir ?? '', record, mounts);
+
+  let version: NodeModel['kubeletVersion'];
+  let versionProblem: string | undefined;
+  if (options.kubeletVersion !== undefined) {
+    version = { text: options.kubeletVersion, source: 'flag' };
+  } else if (!fs.isHostRoot) {
+    versionProblem = `not running kubelet under --root ${fs.root} (node-check never executes files there); pass --kubelet-version`;
+  } else if (!kubelet) {
+    versionProblem = 'kubelet was not found in ExecStart';
+  } else {
+    const probed = await probeKubeletVersion(kubelet.kubeletPath, options.versionProbeTimeoutMs);
+    if (probed.ok) version = { text: probed.version, source: 'binary' };
+    else versionProblem = probed.problem;
+  }
+
+  return {
+    root: fs.root,
+    service,
+    kubelet,
+    kubeletConfig: kubelet ? readKubeletConfig(fs, lastValue(kubelet.flags, 'config'), lastValue(kubelet.flags, 'config-dir')) : {},
+    kubeletEnvironment: service.environment,
+    kubeletVersion: version,
+    kubeletVersionProblem: versionProblem,
+    files: files as FileTable,
+    nodeMachine: fs.isHostRoot ? machineOfNodeArch(process.arch) : kubelet ? machineOfFile(fs, kubelet.kubeletPath) : undefined,
+    osRelease: readOsRelease(fs),
+  };
+}
+
+function collectCredentialFacts(
+  fs: RootFs,
+  configPath: string,
+  binDir: string,
+  record: (path: string, fact: PathFact) => void,
+  mounts: readonly MountFacts[] | undefined,
+): void {
+  if (binDir !== '') record(binDir, pathFact(fs, binDir));
+  if (configPath === '') return;
+
+  const names = new Set<string>();
+  const configFact = pathFact(fs, configPath, { content: true, entries: true });
+  record(configPath, configFact);
+  const contents: Buffer[] = [];
+  if (configFact.exists && configFact.content?.ok) contents.push(configFact.content.data);
+  if (configFact.exists && configFact.entries && !('error' in configFact.entries)) {
+    for (const entry of configFact.entries) {
+      const file = goJoin(configPath, entry.name);
+      const fact = pathFact(fs, file, { content: true });
+      record(file, fact);
+      if (fact.exists && fact.content?.ok) contents.push(fact.content.data);
+    }
+  }
+  for (const data of contents) for (const name of providerNamesIn(data)) names.add(name);
+
+  for (const name of names) {
+    const binary = goJoin(binDir, name);
+    const fact = pathFact(fs, binary, { executable: true, mounts });
+    record(binary, fact);
+    const interpreter = fact.exists ? (fact.elf?.interpreter ?? fact.shebang) : undefined;
+    if (interpreter) record(interpreter, pathFact(fs, interpreter));
+  }
+}
+
+/** Feature gates from --config and --config-dir; everything else in those files is kubelet's business. */
+function readKubeletConfig(fs: RootFs, configFile: string | undefined, configDir: string | undefined): KubeletConfigFacts {
+  const facts: { -readonly [K in keyof KubeletConfigFacts]: KubeletConfigFacts[K] } = {};
+  if (configFile) {
+    const read = readYamlDocument(fs, configFile);
+    facts.configFile = 'problem' in read ? { path: configFile, problem: read.problem } : { path: configFile, featureGates: featureGatesOf(read.document) };
+  }
+  if (configDir) {
+    const dropIns: { path: string; featureGates?: FeatureGates }[] = [];
+    const problem = walkConfFiles(fs, configDir, (path) => {
+      const read = readYamlDocument(fs, path);
+      dropIns.push('problem' in read ? { path } : { path, featureGates: featureGatesOf(read.document) });
+    });
+    facts.configDir = problem ? { path: configDir, dropIns, problem } : { path: configDir, dropIns };
+  }
+  return facts;
+}
+
+/** kubelet's --config-dir walk: filepath.WalkDir (lexical, recursive), files ending in ".conf". */
+function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, depth = 0): string | undefined {
+  const listed = fs.readdir(dir);
+  if (!listed.ok) return depth === 0 && listed.code !== 'ENOENT' ? `cannot read ${dir}: ${listed.code}` : undefined;
+  for (const entry of [...listed.entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)))) {
+    const path = goJoin(dir, entry.name);
+    if (entry.isDirectory) {
+      if (depth < 16) walkConfFiles(fs, path, visit, depth + 1);
+    } else if (entry.name.endsWith('.conf')) {
+      visit(path);
+    }
+  }
+  return undefined;
+}
+
+function readYamlDocument(fs: RootFs, path: string): { document: unknown } | { problem: string } {
+  const read = fs.readFile(path, 1024 * 1024);
+  if (!read.ok) return { problem: `cannot read ${path}: ${read.code}` };
+  try {
+    return { document: parseYaml(read.data.toString('utf8'), { maxAliasCount: 100, uniqueKeys: false }) };
+  } catch (error) {
+    return { problem: `${path}: ${(error as Error).message.split('\n')[0]}` };
+  }
+}
+
+function machineOfFile(fs: RootFs, nodePath: string): string | undefined {
+  const head = fs.readHead(nodePath, EXECUTABLE_HEAD_BYTES);
+  return head.ok ? parseElf(head.data)?.machine : undefined;
+}
+
+function readMounts(fs: RootFs): MountFacts[] | undefined {
+  const read = fs.readFile('/proc/self/mountinfo', 4 * 1024 * 1024);
+  return read.ok ? parseMountinfo(read.data.toString('utf8')) : undefined;
+}
+
+function readOsRelease(fs: RootFs): Record<string, string> {
+  for (const path of ['/etc/os-release', '/usr/lib/os-release']) {
+    const read = fs.readFile(path, 64 * 1024);
+    if (read.ok) return parseEnvFile(read.data.toString('utf8'), path).variables;
+  }
+  return {};
+}

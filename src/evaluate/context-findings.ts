@@ -1,0 +1,107 @@
+/**
+ * Findings about the inputs rather than kubelet's rules: whether the unit could be read, whether
+ * kubelet and its version were found, and whether credential providers are configured at all.
+ */
+import type { Finding } from '../model/findings.js';
+import type { NodeModel } from '../model/node.js';
+import { CredentialFlag, lastValue } from '../kubelet/flags.js';
+import { NEWEST_MODELLED_MINOR, OLDEST_MODELLED_MINOR, type KubeletVersion } from '../kubelet/version.js';
+
+export function cannotDecide(message: string, path?: string): Finding {
+  return {
+    id: 'cannot-decide',
+    severity: 'warning',
+    message,
+    ...(path ? { path } : {}),
+    remediation: 'Check --root and --unit, and the file named in the message; node-check exits 2 until it can tell.',
+  };
+}
+
+export function contextFindings(model: NodeModel, version: KubeletVersion | undefined): Finding[] {
+  const findings: Finding[] = [];
+  const { service } = model;
+
+  for (const diagnostic of service.diagnostics) {
+    const where = diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ''}: ` : '';
+    if (diagnostic.severity === 'fatal') {
+      findings.push(cannotDecide(`${where}${diagnostic.message}`, diagnostic.file));
+    } else {
+      findings.push({
+        id: 'unit-problem',
+        severity: 'warning',
+        message: `${where}${diagnostic.message}`,
+        ...(diagnostic.file ? { path: diagnostic.file } : {}),
+        remediation: `Correct ${diagnostic.file ?? 'the unit'}${diagnostic.line ? ` line ${diagnostic.line}` : ''}, then run \`systemctl daemon-reload\`.`,
+      });
+    }
+  }
+  if (findings.some((f) => f.id === 'cannot-decide')) return findings;
+
+  if (!service.execStart) {
+    return [...findings, cannotDecide(`${service.unitName} has no ExecStart= (in ${service.fragmentPath ?? 'any unit file'} or its drop-ins), so there is no kubelet command line to check.`, service.fragmentPath)];
+  }
+  if (!model.kubelet) {
+    const where = `${service.execStart.source.file}:${service.execStart.source.line}`;
+    return [...findings, cannotDecide(`ExecStart= of ${service.unitName} (${where}) does not run kubelet: ${JSON.stringify(service.execStart.argv.slice(0, 3).join(' '))}.`, service.execStart.source.file)];
+  }
+
+  const { flags } = model.kubelet;
+  for (const name of flags.missingValue) {
+    findings.push(kubeletRefuses(model, `flag --${name} has no value ("flag needs an argument")`));
+  }
+  if (flags.positional.length > 0) {
+    findings.push(kubeletRefuses(model, `it gets an argument that is not a flag (${JSON.stringify(flags.positional[0])}: "unknown command")`));
+  }
+
+  const configured = (lastValue(flags, CredentialFlag.config) ?? '') !== '' || (lastValue(flags, CredentialFlag.binDir) ?? '') !== '';
+  if (!configured) {
+    findings.push({
+      id: 'credential-providers-not-configured',
+      severity: 'info',
+      message: `Kubelet runs without --${CredentialFlag.config} and --${CredentialFlag.binDir}, so no credential provider can stop it from starting.`,
+      remediation: 'Nothing to do.',
+    });
+  }
+
+  if (!version) {
+    findings.push({
+      id: 'kubelet-version-unknown',
+      severity: 'info',
+      message: `The kubelet version is unknown${model.kubeletVersion ? ` ("${model.kubeletVersion.text}" is not a version)` : model.kubeletVersionProblem ? ` (${model.kubeletVersionProblem})` : ''}; every kubelet 1.${OLDEST_MODELLED_MINOR}-1.${NEWEST_MODELLED_MINOR} was evaluated.`,
+      remediation: 'Pass --kubelet-version X.Y.Z.',
+    });
+  } else if (version.minor < OLDEST_MODELLED_MINOR || version.minor > NEWEST_MODELLED_MINOR) {
+    const nearest = version.minor < OLDEST_MODELLED_MINOR ? OLDEST_MODELLED_MINOR : NEWEST_MODELLED_MINOR;
+    findings.push({
+      id: 'kubelet-version-unmodelled',
+      severity: 'warning',
+      message: `Kubelet ${version.raw} is outside the versions node-check models (1.${OLDEST_MODELLED_MINOR}-1.${NEWEST_MODELLED_MINOR}); it was evaluated with the rules of 1.${nearest}.`,
+      remediation: 'Upgrade node-check to a release that models this kubelet.',
+    });
+  }
+
+  const { configFile, configDir } = model.kubeletConfig;
+  for (const source of [configFile, configDir]) {
+    if (source?.problem) {
+      findings.push({
+        id: 'kubelet-config-problem',
+        severity: 'warning',
+        message: `${source.problem}; kubelet will not start with it (a problem unrelated to credential providers).`,
+        path: source.path,
+        remediation: `Correct ${source.path}.`,
+      });
+    }
+  }
+  return findings;
+}
+
+function kubeletRefuses(model: NodeModel, why: string): Finding {
+  const source = model.service.execStart?.source;
+  return {
+    id: 'unit-problem',
+    severity: 'warning',
+    message: `Kubelet will refuse its command line because ${why} (unrelated to credential providers).`,
+    ...(source ? { path: source.file } : {}),
+    remediation: `Correct ExecStart= in ${source ? `${source.file}:${source.line}` : 'the kubelet unit'}.`,
+  };
+}

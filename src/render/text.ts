@@ -1,0 +1,68 @@
+/**
+ * The report for people: the answer first, then each finding with kubelet's own words, why it
+ * matters and the exact fix. Colour only when asked (a TTY without --no-color / NO_COLOR).
+ */
+import type { Finding } from '../model/findings.js';
+import type { Report } from '../model/report.js';
+import { exitCodeFor } from '../model/report.js';
+
+export interface TextStyle {
+  readonly color: boolean;
+}
+
+const paint = (on: boolean, code: string) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+
+export function renderText(report: Report, style: TextStyle): string {
+  const red = paint(style.color, '31;1');
+  const yellow = paint(style.color, '33;1');
+  const green = paint(style.color, '32;1');
+  const dim = paint(style.color, '2');
+  const bold = paint(style.color, '1');
+  const lines: string[] = [];
+
+  if (report.fallback.active) {
+    lines.push(yellow(`! FALLBACK ACTIVE since ${report.fallback.since ?? '?'}: kubelet runs without ${(report.fallback.removedProviders ?? []).join(', ') || 'some credential providers'}; image pulls that need them fail.`));
+  }
+  const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion}` : 'kubelet version unknown';
+  lines.push(bold(`${report.kubelet.unit}`) + dim(` (${report.kubelet.unitFile ?? 'unit file not found'}; ${version})`));
+  const headline = report.kubeletWillStart === true
+    ? green('✔ kubelet is predicted to start')
+    : report.kubeletWillStart === false
+      ? red(`✘ kubelet will NOT start: ${firstError(report)?.message ?? 'see below'}`)
+      : yellow(`? node-check cannot tell whether kubelet will start`);
+  lines.push(headline);
+  if (report.kubelet.credentialProviderConfig || report.kubelet.credentialProviderBinDir) {
+    lines.push(dim(`  credential provider config: ${report.kubelet.credentialProviderConfig ?? '(empty)'}`));
+    lines.push(dim(`  plugin directory:           ${report.kubelet.credentialProviderBinDir ?? '(empty)'}`));
+    for (const provider of report.kubelet.providers) {
+      const mark = provider.pluginOk === true ? green('ok') : provider.pluginOk === false ? red('FAIL') : yellow('depends on version');
+      lines.push(dim(`  provider ${provider.name}: `) + mark + dim(` (${provider.binary})`));
+    }
+  }
+
+  if (report.findings.length > 0) lines.push('');
+  for (const finding of report.findings) lines.push(...renderFinding(finding, { red, yellow, dim, bold }));
+
+  const code = exitCodeFor(report);
+  const meaning = code === 0 ? 'kubelet is predicted to start' : code === 1 ? 'kubelet is predicted to fail to start' : 'unknown';
+  lines.push('', dim(`exit code ${code}: ${meaning}. \`node-check explain <id>\` explains a finding.`));
+  return lines.join('\n') + '\n';
+}
+
+function firstError(report: Report): Finding | undefined {
+  return report.findings.find((f) => f.severity === 'error');
+}
+
+type Painters = Record<'red' | 'yellow' | 'dim' | 'bold', (text: string) => string>;
+
+function renderFinding(finding: Finding, p: Painters): string[] {
+  const label = finding.severity === 'error' ? p.red('error  ') : finding.severity === 'warning' ? p.yellow('warning') : p.dim('info   ');
+  const lines = [`${label} ${p.bold(finding.id)}${finding.versions ? p.dim(` (kubelet ${finding.versions})`) : ''}`];
+  const indent = '        ';
+  lines.push(indent + finding.message);
+  if (finding.kubeletError) lines.push(indent + p.dim('kubelet logs: ') + `"Failed to register CRI auth plugins" err=${JSON.stringify(finding.kubeletError)}`);
+  if (finding.path) lines.push(indent + p.dim('path: ') + finding.path);
+  lines.push(indent + p.dim('fix: ') + finding.remediation);
+  lines.push('');
+  return lines;
+}

@@ -1,0 +1,98 @@
+/**
+ * node-check's own settings: defaults, then /etc/node-check/config.yaml (or $NODE_CHECK_CONFIG),
+ * then flags. Loaded once by the CLI, validated, and passed down; nothing else reads
+ * process.env or process.argv.
+ */
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+
+export interface Settings {
+  readonly root: string;
+  readonly unit: string;
+  readonly kubeletVersion?: string;
+  readonly output: 'text' | 'json';
+  readonly color: boolean;
+  /** preflight */
+  readonly textfileDir: string;
+  readonly journal: boolean;
+  readonly metrics: boolean;
+  readonly timeoutSeconds: number;
+  readonly fallback: boolean;
+  /** serve */
+  readonly listen: string;
+  readonly intervalSeconds: number;
+  readonly autoRestore: boolean;
+}
+
+export const DEFAULT_CONFIG_FILE = '/etc/node-check/config.yaml';
+
+export const DEFAULT_SETTINGS: Settings = {
+  root: '/',
+  unit: 'kubelet.service',
+  output: 'text',
+  color: false,
+  textfileDir: '/var/lib/node_exporter/textfile_collector',
+  journal: true,
+  metrics: true,
+  timeoutSeconds: 10,
+  fallback: false,
+  listen: '127.0.0.1:9847',
+  intervalSeconds: 60,
+  autoRestore: false,
+};
+
+/** Keys allowed in config.yaml, with their types. */
+const FILE_KEYS: Record<string, 'string' | 'boolean' | 'number'> = {
+  unit: 'string',
+  textfileDir: 'string',
+  journal: 'boolean',
+  metrics: 'boolean',
+  timeoutSeconds: 'number',
+  fallback: 'boolean',
+  listen: 'string',
+  intervalSeconds: 'number',
+  autoRestore: 'boolean',
+};
+
+export class SettingsError extends Error {}
+
+/** Parses and validates config.yaml; errors name the file and line. */
+export function parseConfigFile(text: string, path: string): Partial<Settings> {
+  let document: unknown;
+  try {
+    document = parseYaml(text, { maxAliasCount: 50, prettyErrors: true });
+  } catch (error) {
+    const line = error instanceof YAMLParseError && error.linePos ? `:${error.linePos[0].line}` : '';
+    throw new SettingsError(`${path}${line}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (document === null || document === undefined) return {};
+  if (typeof document !== 'object' || Array.isArray(document)) throw new SettingsError(`${path}: expected a mapping of settings`);
+  const settings: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(document as Record<string, unknown>)) {
+    const type = FILE_KEYS[key];
+    if (!type) throw new SettingsError(`${path}: unknown setting "${key}" (known: ${Object.keys(FILE_KEYS).join(', ')})`);
+    if (typeof value !== type) throw new SettingsError(`${path}: setting "${key}" must be a ${type}`);
+    settings[key] = value;
+  }
+  return validate(settings as Partial<Settings>, path);
+}
+
+export function validate<T extends Partial<Settings>>(settings: T, origin: string): T {
+  if (settings.timeoutSeconds !== undefined && !(settings.timeoutSeconds > 0 && settings.timeoutSeconds <= 300)) {
+    throw new SettingsError(`${origin}: timeout must be between 0 and 300 seconds`);
+  }
+  if (settings.intervalSeconds !== undefined && !(settings.intervalSeconds >= 1)) {
+    throw new SettingsError(`${origin}: interval must be at least 1 second`);
+  }
+  if (settings.listen !== undefined && !/^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/.test(settings.listen)) {
+    throw new SettingsError(`${origin}: listen must be HOST:PORT, got "${settings.listen}"`);
+  }
+  return settings;
+}
+
+export function mergeSettings(...layers: readonly Partial<Settings>[]): Settings {
+  const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer)) if (value !== undefined) merged[key] = value;
+  }
+  return merged as unknown as Settings;
+}

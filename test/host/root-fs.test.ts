@@ -1,0 +1,66 @@
+import t, { type Test } from 'tap';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RootFs } from '../../src/host/root-fs.js';
+
+function makeRoot(t: Test): string {
+  const root = t.testdir({
+    opt: { acr: { bin: { 'acr-credential-provider': '#!/bin/sh\n' } } },
+    etc: { 'passwd-in-root': 'node\n' },
+    plugins: {},
+    file: 'not a directory',
+  });
+  fs.symlinkSync('/opt/acr/bin/acr-credential-provider', path.join(root, 'plugins', 'absolute-link'));
+  fs.symlinkSync('../opt/acr/bin/acr-credential-provider', path.join(root, 'plugins', 'relative-link'));
+  fs.symlinkSync('../../../../../../etc/passwd-in-root', path.join(root, 'plugins', 'climbing-link'));
+  fs.symlinkSync('/nowhere', path.join(root, 'plugins', 'dangling'));
+  fs.symlinkSync('loop-b', path.join(root, 'plugins', 'loop-a'));
+  fs.symlinkSync('loop-a', path.join(root, 'plugins', 'loop-b'));
+  fs.symlinkSync('/etc/passwd', path.join(root, 'plugins', 'host-passwd'));
+  return root;
+}
+
+
+t.test('absolute symlink targets are read under the root, never on the host', async (t) => {
+  const rfs = new RootFs(makeRoot(t));
+  const abs = rfs.stat('/plugins/absolute-link');
+  t.match(abs, { ok: true, type: 'file' });
+  t.match(rfs.resolve('/plugins/absolute-link'), { ok: true, nodePath: '/opt/acr/bin/acr-credential-provider' });
+  t.match(rfs.stat('/plugins/relative-link'), { ok: true, type: 'file' });
+  t.match(rfs.stat('/plugins/host-passwd'), { ok: false, code: 'ENOENT' }, 'the host /etc/passwd is not visible');
+});
+
+t.test('".." never climbs above the root', async (t) => {
+  const rfs = new RootFs(makeRoot(t));
+  t.match(rfs.resolve('/plugins/climbing-link'), { ok: true, nodePath: '/etc/passwd-in-root' });
+  t.equal(rfs.readFile('/../../etc/passwd-in-root').ok, true);
+});
+
+t.test('errors are the errno kubelet would see', async (t) => {
+  const rfs = new RootFs(makeRoot(t));
+  t.match(rfs.stat('/plugins/dangling'), { ok: false, code: 'ENOENT' });
+  t.match(rfs.stat('/plugins/loop-a'), { ok: false, code: 'ELOOP' });
+  t.match(rfs.stat('/file/below'), { ok: false, code: 'ENOTDIR' });
+  t.match(rfs.lstat('/plugins/dangling'), { ok: true, type: 'symlink' });
+  t.equal(rfs.readlink('/plugins/dangling'), '/nowhere');
+  t.match(rfs.readFile('/plugins'), { ok: false, code: 'EISDIR' });
+});
+
+t.test('reads are bounded', async (t) => {
+  const root = t.testdir({ big: 'x'.repeat(1000) });
+  const rfs = new RootFs(root);
+  t.match(rfs.readFile('/big', 100), { ok: false, code: 'EFBIG' });
+  t.match(rfs.readFile('/big', 1000), { ok: true });
+  const head = rfs.readHead('/big', 10);
+  t.equal(head.ok && head.data.length, 10);
+});
+
+t.test('directory entries report their own type, like Go DirEntry', async (t) => {
+  const root = makeRoot(t);
+  fs.symlinkSync('/opt', path.join(root, 'plugins', 'dir-link'));
+  const listed = new RootFs(root).readdir('/plugins');
+  t.ok(listed.ok);
+  if (listed.ok) {
+    t.same(listed.entries.find((e) => e.name === 'dir-link'), { name: 'dir-link', isDirectory: false });
+  }
+});
