@@ -19,6 +19,8 @@ export interface UnitDiagnostic extends Partial<SourceLocation> {
    */
   readonly severity: 'fatal' | 'warning';
   readonly message: string;
+  /** True when systemd would refuse to load or start the unit because of this (not credential-related). */
+  readonly systemdRefuses?: boolean;
 }
 
 /** One `ExecStart=` command line, as written and as systemd would execute it. */
@@ -28,10 +30,14 @@ export interface ExecCommand {
   readonly source: SourceLocation;
   /** Special-executable prefixes in front of the path: any of "-", "@", ":", "+", "!", "!!", "|". */
   readonly prefixes: string;
+  /** The executable systemd runs; differs from argv[0] with the "@" prefix. */
+  readonly path?: string;
   /** The command's words after unquoting and unescaping, before $VAR/${VAR} expansion. */
   readonly words: readonly string[];
   /** The argv systemd would pass: environment expanded (unless ":"), "$VAR" split into words. */
   readonly argv: readonly string[];
+  /** Variables the command references that are not set by the unit (expanded to nothing). */
+  readonly unsetVariables?: readonly string[];
 }
 
 export interface EnvironmentFileRef {
@@ -54,4 +60,6 @@ export interface ServiceModel {
   readonly environment: Readonly<Record<string, string>>;
   readonly environmentFiles: readonly EnvironmentFileRef[];
   readonly diagnostics: readonly UnitDiagnostic[];
+  /** The systemd version whose unit-file rules were applied (from libsystemd-shared-NNN.so), if known. */
+  readonly systemdVersion?: number;
 }

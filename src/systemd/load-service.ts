@@ -1,0 +1,151 @@
+/**
+ * Reads a service the way systemd would load and start it, from the node's files (through RootFs),
+ * and returns its effective ExecStart= argv and environment. I/O only; every rule lives in the
+ * pure modules next to this one.
+ */
+import { goErrnoText, type RootFs } from '../host/root-fs.js';
+import type { ExecCommand, ServiceModel, UnitDiagnostic } from '../model/service.js';
+import { dropInDirectories } from './unit-search-paths.js';
+import { pickDropIns, type DirectoryListing } from './dropin-selection.js';
+import { effectiveEnvironment } from './effective-environment.js';
+import { expandArgv } from './env-expand.js';
+import { findUnitFile } from './find-unit-file.js';
+import { loadEnvironmentFiles } from './load-environment-files.js';
+import { isMaskedPath } from './masked-path.js';
+import { collectServiceSettings } from './service-settings.js';
+import { detectSystemdVersion, rulesFor, type VersionRules } from './systemd-version.js';
+import { LEGACY_UNIT_FILE_DIALECT, parseUnitFile, type ParsedUnitFile } from './unit-file.js';
+import { parseUnitName } from './unit-name.js';
+import { UNIT_SEARCH_PATHS } from './unit-search-paths.js';
+
+export interface LoadServiceOptions {
+  /** The node's systemd version; detected from libsystemd-shared-NNN.so when absent. */
+  readonly systemdVersion?: number;
+}
+
+/** node-check's own limit for a unit file or drop-in (systemd has none beyond 1 MiB per line). */
+const UNIT_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
+export function loadService(fs: RootFs, unitName: string, options: LoadServiceOptions = {}): ServiceModel {
+  const systemdVersion = options.systemdVersion ?? detectSystemdVersion(fs);
+  const rules = rulesFor(systemdVersion);
+  const base = { unitName, dropInPaths: [] as string[], environment: {}, environmentFiles: [], ...(systemdVersion !== undefined ? { systemdVersion } : {}) };
+  const fatal = (message: string, extra: Partial<ServiceModel> = {}, earlier: readonly UnitDiagnostic[] = []): ServiceModel => ({
+    ...base,
+    ...extra,
+    diagnostics: [...earlier, { severity: 'fatal', message }],
+  });
+
+  const unit = parseUnitName(unitName);
+  if (!unit) return fatal(`"${unitName}" is not a valid unit name`);
+  const lookup = findUnitFile(fs, unit);
+  if (lookup.kind === 'not-found') return fatal(`unit ${unitName} not found in ${UNIT_SEARCH_PATHS.join(', ')}`);
+  if (lookup.kind === 'unreadable') return fatal(`cannot read ${lookup.path}: ${goErrnoText(lookup.code)}`);
+  const fragmentPath = lookup.path;
+  if (isMaskedPath(fs, fragmentPath)) return fatal(`unit is masked: ${fragmentPath} is empty or a link to /dev/null`, { fragmentPath });
+
+  const diagnostics: UnitDiagnostic[] = [];
+  const fragment = readUnitFile(fs, fragmentPath, rules, diagnostics, 'fragment');
+  if (!fragment) return { ...base, fragmentPath, diagnostics };
+
+  const dropIns: ParsedUnitFile[] = [];
+  const dropInPaths: string[] = [];
+  const listings: DirectoryListing[] = [];
+  for (const dir of dropInDirectories(lookup.names)) {
+    const listed = fs.readdir(dir);
+    if (listed.ok) listings.push({ dir, names: listed.entries.map((e) => e.name) });
+    else if (listed.code !== 'ENOENT' && listed.code !== 'ENOTDIR') diagnostics.push({ severity: 'fatal', message: `cannot list ${dir}: ${goErrnoText(listed.code)}` });
+  }
+  for (const candidate of pickDropIns(listings)) {
+    // A masked drop-in still hides same-named ones in lower-priority directories; it adds nothing.
+    if (isMaskedPath(fs, candidate.path)) continue;
+    const parsed = readUnitFile(fs, candidate.path, rules, diagnostics, 'drop-in');
+    if (!parsed) continue;
+    dropIns.push(parsed);
+    dropInPaths.push(candidate.path);
+  }
+  if ([fragment, ...dropIns].some((f) => f.diagnostics.some((d) => d.severity === 'fatal')) || diagnostics.some((d) => d.severity === 'fatal')) {
+    return { ...base, fragmentPath, dropInPaths, diagnostics: [...diagnostics, ...[fragment, ...dropIns].flatMap((f) => f.diagnostics)] };
+  }
+
+  const settings = collectServiceSettings([fragment, ...dropIns], unit);
+  diagnostics.push(...settings.diagnostics);
+  const envFiles = loadEnvironmentFiles(fs, unitName, settings.environmentFiles, rules.envCommentBackslashContinues);
+  diagnostics.push(...envFiles.diagnostics);
+  const env = effectiveEnvironment(settings.environment, envFiles.variables, settings.unsetEnvironment);
+
+  const last = settings.execStart[settings.execStart.length - 1];
+  let execStart: ExecCommand | undefined;
+  if (last) {
+    const expanded = last.noEnvExpand ? { argv: last.words, unset: [] } : expandArgv(last.words, env);
+    execStart = {
+      raw: last.raw,
+      source: last.source,
+      prefixes: last.prefixes,
+      path: last.path,
+      words: last.words,
+      argv: expanded.argv,
+      ...(expanded.unset.length > 0 ? { unsetVariables: expanded.unset } : {}),
+    };
+  }
+  return {
+    ...base,
+    fragmentPath,
+    dropInPaths,
+    ...(execStart ? { execStart } : {}),
+    environment: Object.fromEntries(env),
+    environmentFiles: envFiles.refs,
+    diagnostics,
+  };
+}
+
+/**
+ * Reads and parses one unit file or drop-in. Undefined when there is nothing to apply (a dangling
+ * drop-in link, which systemd skips); a fatal diagnostic is added when node-check cannot read it.
+ */
+function readUnitFile(
+  fs: RootFs,
+  path: string,
+  rules: VersionRules,
+  diagnostics: UnitDiagnostic[],
+  role: 'fragment' | 'drop-in',
+): ParsedUnitFile | undefined {
+  const read = fs.readFile(path, UNIT_FILE_MAX_BYTES);
+  if (!read.ok) {
+    if (role === 'drop-in' && (read.code === 'ENOENT' || read.code === 'EISDIR')) {
+      diagnostics.push({ severity: 'warning', file: path, message: `${path}: ${goErrnoText(read.code)}; systemd skips this drop-in (it still hides drop-ins of the same name in lower-priority directories)` });
+      return undefined;
+    }
+    const why = read.code === 'EFBIG' ? 'larger than 4 MiB, which node-check does not read' : goErrnoText(read.code);
+    diagnostics.push({ severity: 'fatal', file: path, message: `cannot read ${path}: ${why}` });
+    return undefined;
+  }
+  const parsed = parseUnitFile(read.data, path, rules.unitFile);
+  if (rules.compareWithLegacy) {
+    const difference = legacyDifference(parsed, parseUnitFile(read.data, path, LEGACY_UNIT_FILE_DIALECT));
+    if (difference !== undefined) {
+      diagnostics.push({
+        severity: 'warning',
+        file: path,
+        line: difference,
+        message: `${path}:${difference}: systemd 239 (RHEL 8) reads this file differently from newer systemd (a comment inside a continued line, or a line without "="); read with the newer rules`,
+      });
+    }
+  }
+  return parsed;
+}
+
+/** The first line where the two readings disagree, if they do. */
+function legacyDifference(modern: ParsedUnitFile, legacy: ParsedUnitFile): number | undefined {
+  const a = modern.assignments;
+  const b = legacy.assignments;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (!x || !y || x.section !== y.section || x.key !== y.key || x.value !== y.value) {
+      return Math.min(x?.source.line ?? Infinity, y?.source.line ?? Infinity, legacy.stopped?.line ?? Infinity);
+    }
+  }
+  if (legacy.stopped && !modern.stopped) return legacy.stopped.line;
+  return undefined;
+}
