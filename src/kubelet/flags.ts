@@ -37,20 +37,40 @@ export function normalizeFlagName(name: string): string {
   return name.replace(/_/g, '-');
 }
 
+/**
+ * One flag occurrence or positional argument as pflag consumes it: `start` is its index in the
+ * argument list and `length` how many arguments it took (2 for `--a b`). Lets a caller edit the
+ * command line at exactly the arguments kubelet would read (the fallback drops credential flags).
+ */
+export type KubeletArgToken =
+  | { readonly kind: 'flag'; readonly name: string; readonly value: string; readonly start: number; readonly length: 1 | 2 }
+  | { readonly kind: 'positional'; readonly value: string; readonly start: number; readonly length: 1 }
+  | { readonly kind: 'missing-value'; readonly name: string; readonly start: number; readonly length: 1 };
+
 export function parseKubeletFlags(args: readonly string[]): KubeletFlags {
   const occurrences = new Map<string, string[]>();
   const positional: string[] = [];
   const missingValue: string[] = [];
-  const record = (name: string, value: string) => {
-    const list = occurrences.get(name) ?? [];
-    list.push(value);
-    occurrences.set(name, list);
-  };
+  for (const token of scanKubeletArgs(args)) {
+    if (token.kind === 'positional') {
+      positional.push(token.value);
+    } else if (token.kind === 'missing-value') {
+      missingValue.push(token.name);
+    } else {
+      const list = occurrences.get(token.name) ?? [];
+      list.push(token.value);
+      occurrences.set(token.name, list);
+    }
+  }
+  return { occurrences, positional, missingValue };
+}
 
+export function scanKubeletArgs(args: readonly string[]): KubeletArgToken[] {
+  const tokens: KubeletArgToken[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
-      positional.push(...args.slice(i + 1));
+      for (let j = i + 1; j < args.length; j++) tokens.push({ kind: 'positional', value: args[j]!, start: j, length: 1 });
       break;
     }
     let name: string;
@@ -65,29 +85,29 @@ export function parseKubeletFlags(args: readonly string[]): KubeletFlags {
       name = SHORTHANDS[letter] ?? letter;
       inlineValue = arg.length > 2 ? arg.slice(arg[2] === '=' ? 3 : 2) : undefined;
     } else {
-      positional.push(arg);
+      tokens.push({ kind: 'positional', value: arg, start: i, length: 1 });
       continue;
     }
 
     if (inlineValue !== undefined) {
-      record(name, inlineValue);
+      tokens.push({ kind: 'flag', name, value: inlineValue, start: i, length: 1 });
     } else if (BOOLEAN_FLAGS.has(name)) {
-      record(name, 'true');
+      tokens.push({ kind: 'flag', name, value: 'true', start: i, length: 1 });
     } else if (i + 1 < args.length) {
       const next = args[i + 1]!;
       // A flag unknown to us followed by another flag is most likely boolean; a known value flag
       // (every flag node-check reads) takes the next argument even when it starts with "-".
       if (next.startsWith('--') && !VALUE_FLAGS_NODE_CHECK_READS.has(name)) {
-        record(name, 'true');
+        tokens.push({ kind: 'flag', name, value: 'true', start: i, length: 1 });
       } else {
-        record(name, next);
+        tokens.push({ kind: 'flag', name, value: next, start: i, length: 2 });
         i++;
       }
     } else {
-      missingValue.push(name);
+      tokens.push({ kind: 'missing-value', name, start: i, length: 1 });
     }
   }
-  return { occurrences, positional, missingValue };
+  return tokens;
 }
 
 /** The flags node-check evaluates; all take a value. */
