@@ -97,7 +97,8 @@ export function credentialFlags(model: NodeModel): CredentialFlags | undefined {
   return configPath === '' && binDir === '' ? undefined : { configPath, binDir };
 }
 
-function tokenGateEnabled(model: NodeModel, traits: KubeletTraits): boolean {
+/** Whether KubeletServiceAccountTokenForCredentialProviders is on for this kubelet version (defaults, --config, --config-dir, --feature-gates). */
+export function tokenGateEnabled(model: NodeModel, traits: KubeletTraits): boolean {
   const { configFile, configDir } = model.kubeletConfig;
   const dropInsApply = traits.configDir === 'supported' || (traits.configDir === 'alpha-env' && 'KUBELET_CONFIG_DROPIN_DIR_ALPHA' in model.kubeletEnvironment);
   const gates = effectiveFeatureGates(traits, {
