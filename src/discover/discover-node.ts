@@ -24,10 +24,12 @@ export interface DiscoverOptions {
   /** --kubelet-version; when absent and root is "/", `kubelet --version` is asked (never under another root). */
   readonly kubeletVersion?: string;
   readonly versionProbeTimeoutMs: number;
+  /** Read the node through this instead of a plain RootFs (the fallback hides its own drop-in). */
+  readonly rootFs?: RootFs;
 }
 
 export async function discoverNode(options: DiscoverOptions): Promise<NodeModel> {
-  const fs = new RootFs(options.root);
+  const fs = options.rootFs ?? new RootFs(options.root);
   const service = loadService(fs, options.unit);
   const located = service.execStart ? locateKubelet(service.execStart.argv) : undefined;
   const kubelet = located ? { ...located, flags: parseKubeletFlags(located.args) } : undefined;
