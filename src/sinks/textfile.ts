@@ -1,0 +1,106 @@
+/**
+ * Atomic replacement of a node_exporter textfile-collector file. The collector parses every *.prom
+ * file on every scrape, so a half-written file would be a scrape error: write a temp file in the
+ * same directory under a name the collector ignores (hidden, not ending in .prom), fsync it,
+ * rename it over the target (atomic within one filesystem), then fsync the directory so the rename
+ * survives a crash.
+ */
+import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+
+const PROM_FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\.prom$/;
+
+/**
+ * Replaces `dir/fileName` with `text`. Creates nothing outside `dir`. A missing `dir` is created
+ * (mode 0755) only when its parent exists: that is node_exporter's own directory
+ * (/var/lib/node_exporter) without the collector subdirectory yet; with no parent either,
+ * node_exporter is evidently not set up here and this is an error saying so.
+ * Throws an Error naming the path on any failure, and leaves no temp file behind.
+ */
+export function writeTextfile(dir: string, fileName: string, text: string): void {
+  if (!PROM_FILE_NAME.test(fileName)) {
+    throw new Error(`textfile name "${fileName}" must be a plain file name ending in .prom (no "/", not hidden)`);
+  }
+  ensureDirectory(dir);
+  const target = join(dir, fileName);
+  const temp = join(dir, `.${fileName}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // The exposition format needs the final newline; node_exporter rejects the file without it.
+  const data = Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8');
+
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'wx', 0o644); // O_EXCL: never follows or reuses an existing name
+    fchmodSync(fd, 0o644); // readable by node_exporter's user whatever the umask
+    for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, target);
+  } catch (error) {
+    if (fd !== undefined) closeQuietly(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created, or already renamed
+    }
+    throw new Error(`cannot write ${target}: ${describe(error)}`);
+  }
+  syncDirectory(dir);
+}
+
+function ensureDirectory(dir: string): void {
+  let stats: ReturnType<typeof statSync> | undefined;
+  try {
+    stats = statSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`textfile directory ${dir}: ${describe(error)}`);
+  }
+  if (stats !== undefined) {
+    if (stats.isDirectory()) return;
+    throw new Error(`textfile directory ${dir} is not a directory`);
+  }
+  const parent = dirname(resolve(dir));
+  let parentIsDirectory = false;
+  try {
+    parentIsDirectory = statSync(parent).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!parentIsDirectory) {
+    throw new Error(
+      `textfile directory ${dir} does not exist, nor does ${parent}: set textfileDir to node_exporter's --collector.textfile.directory, or disable metrics`,
+    );
+  }
+  try {
+    mkdirSync(dir, { mode: 0o755 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create textfile directory ${dir}: ${describe(error)}`);
+  }
+}
+
+/** Makes the rename durable. Some filesystems cannot fsync a directory; the file is in place regardless. */
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // best effort: see above
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // nothing more to do
+  }
+}
+
+function describe(error: unknown): string {
+  const errno = error as NodeJS.ErrnoException;
+  return errno.code ? `${errno.code} (${errno.message.replace(/^[A-Z]+: /, '')})` : String((error as Error).message ?? error);
+}
