@@ -5,7 +5,6 @@
  */
 import { goErrnoText, type RootFs } from '../host/root-fs.js';
 import type { ExecCommand, ServiceModel, UnitDiagnostic } from '../model/service.js';
-import { dropInDirectories } from './unit-search-paths.js';
 import { pickDropIns, type DirectoryListing } from './dropin-selection.js';
 import { effectiveEnvironment } from './effective-environment.js';
 import { expandArgv } from './env-expand.js';
@@ -16,7 +15,7 @@ import { collectServiceSettings } from './service-settings.js';
 import { detectSystemdVersion, rulesFor, type VersionRules } from './systemd-version.js';
 import { LEGACY_UNIT_FILE_DIALECT, parseUnitFile, type ParsedUnitFile } from './unit-file.js';
 import { parseUnitName } from './unit-name.js';
-import { UNIT_SEARCH_PATHS } from './unit-search-paths.js';
+import { dropInDirectories, UNIT_SEARCH_PATHS } from './unit-search-paths.js';
 
 export interface LoadServiceOptions {
   /** The node's systemd version; detected from libsystemd-shared-NNN.so when absent. */
@@ -51,7 +50,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
   const dropIns: ParsedUnitFile[] = [];
   const dropInPaths: string[] = [];
   const listings: DirectoryListing[] = [];
-  for (const dir of dropInDirectories(lookup.names)) {
+  for (const dir of dropInDirectories(lookup.names, { typeWideFirst: rules.typeWideDropInsFirst })) {
     const listed = fs.readdir(dir);
     if (listed.ok) listings.push({ dir, names: listed.entries.map((e) => e.name) });
     else if (listed.code !== 'ENOENT' && listed.code !== 'ENOTDIR') diagnostics.push({ severity: 'fatal', message: `cannot list ${dir}: ${goErrnoText(listed.code)}` });

@@ -31,15 +31,18 @@ export interface VersionRules {
   readonly compareWithLegacy: boolean;
   /** Before v254 a backslash at the end of an env-file comment continues the comment. */
   readonly envCommentBackslashContinues: boolean;
+  /** RHEL 8's systemd 239 reads the type-wide "service.d" drop-ins before the unit's own. */
+  readonly typeWideDropInsFirst: boolean;
 }
 
 export function rulesFor(version: number | undefined): VersionRules {
   if (version !== undefined && version <= 239) {
-    return { unitFile: LEGACY_UNIT_FILE_DIALECT, compareWithLegacy: false, envCommentBackslashContinues: true };
+    return { unitFile: LEGACY_UNIT_FILE_DIALECT, compareWithLegacy: false, envCommentBackslashContinues: true, typeWideDropInsFirst: true };
   }
   return {
     unitFile: MODERN_UNIT_FILE_DIALECT,
     compareWithLegacy: version === undefined || version < 252,
     envCommentBackslashContinues: version === undefined || version < 254,
+    typeWideDropInsFirst: false,
   };
 }

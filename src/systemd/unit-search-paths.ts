@@ -32,17 +32,22 @@ export function isInSearchPath(path: string): boolean {
  * The drop-in directories of a unit in the order systemd collects them (src/shared/dropin.c
  * `unit_file_find_dropin_paths`, v252): for each name, in each search path, "<name>.d", then the
  * template's, then the dash-prefix ones ("foo-bar.service" also reads "foo-.service.d"); finally
- * the type-wide "service.d" (v250+; RHEL 8's backport puts it first instead). When two of them hold
- * a file of the same name, the earlier directory wins.
+ * the type-wide "service.d" (not in upstream v239; RHEL 8's backport of it, in redhat-plumbers/
+ * systemd-rhel8 src/shared/dropin.c, puts it first: `typeWideFirst`). When two of them hold a file
+ * of the same name, the earlier directory wins.
  */
-export function dropInDirectories(names: readonly UnitName[]): string[] {
+export function dropInDirectories(names: readonly UnitName[], options: { readonly typeWideFirst?: boolean } = {}): string[] {
   const dirs: string[] = [];
   const add = (dir: string) => {
     if (!dirs.includes(dir)) dirs.push(dir);
   };
-  for (const unit of names) for (const searchPath of UNIT_SEARCH_PATHS) for (const name of dropInNames(unit)) add(`${searchPath}/${name}.d`);
   const type = names[0]?.type;
-  if (type !== undefined) for (const searchPath of UNIT_SEARCH_PATHS) add(`${searchPath}/${type}.d`);
+  const addTypeWide = () => {
+    if (type !== undefined) for (const searchPath of UNIT_SEARCH_PATHS) add(`${searchPath}/${type}.d`);
+  };
+  if (options.typeWideFirst) addTypeWide();
+  for (const unit of names) for (const searchPath of UNIT_SEARCH_PATHS) for (const name of dropInNames(unit)) add(`${searchPath}/${name}.d`);
+  if (!options.typeWideFirst) addTypeWide();
   return dirs;
 }
 

@@ -24,6 +24,9 @@ t.test('drop-in directories: per name in every search path, then the type-wide s
   t.ok(dirs.indexOf('/etc/systemd/system/kubelet.service.d') < dirs.indexOf('/run/systemd/system/kubelet.service.d'));
   t.ok(dirs.indexOf('/usr/lib/systemd/system/kubelet.service.d') < dirs.indexOf('/etc/systemd/system/service.d'));
   t.equal(dirs.filter((d) => d.endsWith('/service.d')).length, UNIT_SEARCH_PATHS.length);
+  const rhel8 = dropInDirectories([parseUnitName('kubelet.service')!], { typeWideFirst: true });
+  t.equal(rhel8[0], '/etc/systemd/system.control/service.d');
+  t.ok(rhel8.indexOf('/usr/lib/systemd/system/service.d') < rhel8.indexOf('/etc/systemd/system/kubelet.service.d'));
 });
 
 t.test('the first directory with a file name wins; all winners sort by file name', async (t) => {

@@ -215,3 +215,13 @@ t.test('when the version is unknown a reading that differs on systemd 239 is rep
   t.match(m.diagnostics[0]!.message, /systemd 239 \(RHEL 8\) reads this file differently/);
   t.equal(m.diagnostics[0]!.line, 2);
 });
+
+t.test('same-named drop-ins in service.d and kubelet.service.d: the unit\'s wins on 252, service.d on RHEL 8\'s 239', async (t) => {
+  const files = {
+    [`${LIB}/kubelet.service`]: unit('/usr/bin/kubelet $A'),
+    [`${ETC}/service.d/10-x.conf`]: '[Service]\nEnvironment=A=--type-wide\n',
+    [`${LIB}/kubelet.service.d/10-x.conf`]: '[Service]\nEnvironment=A=--unit\n',
+  };
+  t.same(load(t, { files }, 'kubelet.service', 252).execStart?.argv, ['/usr/bin/kubelet', '--unit']);
+  t.same(load(t, { files }, 'kubelet.service', 239).execStart?.argv, ['/usr/bin/kubelet', '--type-wide']);
+});
