@@ -31,9 +31,15 @@ export interface ExecSetting {
   readonly refusal?: string;
 }
 
+export interface ExecParseOptions {
+  /** The ":" prefix exists (systemd ≥ 243, issue #11654; not in RHEL 8's 239, where ":/path" is refused). */
+  readonly colonPrefix?: boolean;
+}
+
 const FLAG = { ignore: 1, argv0: 2, noEnv: 4, privileged: 8, noSetuid: 16, ambient: 32, viaShell: 64 } as const;
 
-export function parseExecValue(rvalue: string, source: SourceLocation, unit: UnitName): ExecSetting {
+export function parseExecValue(rvalue: string, source: SourceLocation, unit: UnitName, options: ExecParseOptions = {}): ExecSetting {
+  const colonPrefix = options.colonPrefix ?? true;
   const commands: ParsedExecCommand[] = [];
   const diagnostics: UnitDiagnostic[] = [];
   const at = `${source.file}:${source.line}`;
@@ -63,7 +69,7 @@ export function parseExecValue(rvalue: string, source: SourceLocation, unit: Uni
       const c = first.word[f];
       if (c === '-' && !(flags & FLAG.ignore)) flags |= FLAG.ignore;
       else if (c === '@' && !(flags & FLAG.argv0)) flags |= FLAG.argv0;
-      else if (c === ':' && !(flags & FLAG.noEnv)) flags |= FLAG.noEnv;
+      else if (c === ':' && colonPrefix && !(flags & FLAG.noEnv)) flags |= FLAG.noEnv;
       else if (c === '+' && !(flags & (FLAG.privileged | FLAG.noSetuid | FLAG.ambient))) flags |= FLAG.privileged;
       else if (c === '!' && !(flags & (FLAG.privileged | FLAG.noSetuid | FLAG.ambient))) flags |= FLAG.noSetuid;
       else if (c === '!' && !(flags & (FLAG.privileged | FLAG.ambient))) flags = (flags & ~FLAG.noSetuid) | FLAG.ambient;

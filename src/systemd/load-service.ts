@@ -67,7 +67,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
     return { ...base, fragmentPath, dropInPaths, diagnostics: [...diagnostics, ...[fragment, ...dropIns].flatMap((f) => f.diagnostics)] };
   }
 
-  const settings = collectServiceSettings([fragment, ...dropIns], unit);
+  const settings = collectServiceSettings([fragment, ...dropIns], unit, { colonPrefix: rules.execColonPrefix });
   diagnostics.push(...settings.diagnostics);
   const envFiles = loadEnvironmentFiles(fs, unitName, settings.environmentFiles, rules.envCommentBackslashContinues);
   diagnostics.push(...envFiles.diagnostics);

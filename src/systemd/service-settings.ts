@@ -7,7 +7,7 @@
 import type { SourceLocation, UnitDiagnostic } from '../model/service.js';
 import { isValidEnvName, splitEnvAssignment } from './env-names.js';
 import { parseEnvironmentValue } from './environment-setting.js';
-import { parseExecValue, type ParsedExecCommand } from './exec-command.js';
+import { parseExecValue, type ExecParseOptions, type ParsedExecCommand } from './exec-command.js';
 import { extractFirstWord } from './extract-word.js';
 import { expandSpecifiers } from './specifiers.js';
 import type { ParsedUnitFile } from './unit-file.js';
@@ -37,7 +37,7 @@ export interface ServiceSettings {
 const SERVICE_TYPES = new Set(['simple', 'exec', 'forking', 'oneshot', 'dbus', 'notify', 'notify-reload', 'idle']);
 
 /** `files[0]` is the unit file (fragment), the rest are drop-ins in the order they apply. */
-export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: UnitName): ServiceSettings {
+export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: UnitName, execOptions: ExecParseOptions = {}): ServiceSettings {
   let type: string | undefined;
   let execStart: ParsedExecCommand[] = [];
   const environment = new Map<string, string>();
@@ -80,7 +80,7 @@ export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: U
             execStart = [];
             break;
           }
-          const parsed = parseExecValue(value, source, unit);
+          const parsed = parseExecValue(value, source, unit, execOptions);
           diagnostics.push(...parsed.diagnostics);
           execStart.push(...parsed.commands);
           if (parsed.refusal !== undefined) {

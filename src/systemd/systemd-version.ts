@@ -33,16 +33,19 @@ export interface VersionRules {
   readonly envCommentBackslashContinues: boolean;
   /** RHEL 8's systemd 239 reads the type-wide "service.d" drop-ins before the unit's own. */
   readonly typeWideDropInsFirst: boolean;
+  /** The ":" ExecStart= prefix (no environment expansion) exists from v243 on. */
+  readonly execColonPrefix: boolean;
 }
 
 export function rulesFor(version: number | undefined): VersionRules {
   if (version !== undefined && version <= 239) {
-    return { unitFile: LEGACY_UNIT_FILE_DIALECT, compareWithLegacy: false, envCommentBackslashContinues: true, typeWideDropInsFirst: true };
+    return { unitFile: LEGACY_UNIT_FILE_DIALECT, compareWithLegacy: false, envCommentBackslashContinues: true, typeWideDropInsFirst: true, execColonPrefix: false };
   }
   return {
     unitFile: MODERN_UNIT_FILE_DIALECT,
     compareWithLegacy: version === undefined || version < 252,
     envCommentBackslashContinues: version === undefined || version < 254,
     typeWideDropInsFirst: false,
+    execColonPrefix: version === undefined || version >= 243,
   };
 }

@@ -98,3 +98,9 @@ t.test('the executable path is simplified, argv[0] is not', async (t) => {
   t.equal(c.path, '/usr/bin/kubelet');
   t.equal(c.words[0], '//usr//bin/./kubelet');
 });
+
+t.test('systemd 239 has no ":" prefix: ":/path" is refused there', async (t) => {
+  const r = parseExecValue(':/usr/bin/echo $X', at, unit, { colonPrefix: false });
+  t.same(r.commands, []);
+  t.match(r.refusal, /Neither a valid executable name nor an absolute path: :\/usr\/bin\/echo/);
+});

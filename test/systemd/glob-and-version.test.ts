@@ -34,8 +34,8 @@ t.test('the systemd version comes from libsystemd-shared-NNN.so', async (t) => {
 });
 
 t.test('rules per version: 239 legacy, 252 modern, unknown modern with a comparison', async (t) => {
-  t.same(rulesFor(239), { unitFile: LEGACY_UNIT_FILE_DIALECT, compareWithLegacy: false, envCommentBackslashContinues: true, typeWideDropInsFirst: true });
-  t.same(rulesFor(252), { unitFile: MODERN_UNIT_FILE_DIALECT, compareWithLegacy: false, envCommentBackslashContinues: true, typeWideDropInsFirst: false });
-  t.same(rulesFor(undefined), { unitFile: MODERN_UNIT_FILE_DIALECT, compareWithLegacy: true, envCommentBackslashContinues: true, typeWideDropInsFirst: false });
+  t.same(rulesFor(239), { unitFile: LEGACY_UNIT_FILE_DIALECT, compareWithLegacy: false, envCommentBackslashContinues: true, typeWideDropInsFirst: true, execColonPrefix: false });
+  t.same(rulesFor(252), { unitFile: MODERN_UNIT_FILE_DIALECT, compareWithLegacy: false, envCommentBackslashContinues: true, typeWideDropInsFirst: false, execColonPrefix: true });
+  t.same(rulesFor(undefined), { unitFile: MODERN_UNIT_FILE_DIALECT, compareWithLegacy: true, envCommentBackslashContinues: true, typeWideDropInsFirst: false, execColonPrefix: true });
   t.equal(rulesFor(256).envCommentBackslashContinues, false);
 });
