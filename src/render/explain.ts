@@ -48,8 +48,9 @@ export function renderFindingsMarkdown(): string {
 function wrap(text: string, width = 76): string {
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + 1 + word.length > width) {
+  // Split on single spaces so kubelet's own double spaces ("executable  did not exist") survive.
+  for (const word of text.split(' ')) {
+    if (line && word && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;
     } else {
