@@ -29,11 +29,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
   const systemdVersion = options.systemdVersion ?? detectSystemdVersion(fs);
   const rules = rulesFor(systemdVersion);
   const base = { unitName, dropInPaths: [] as string[], environment: {}, environmentFiles: [], ...(systemdVersion !== undefined ? { systemdVersion } : {}) };
-  const fatal = (message: string, extra: Partial<ServiceModel> = {}, earlier: readonly UnitDiagnostic[] = []): ServiceModel => ({
-    ...base,
-    ...extra,
-    diagnostics: [...earlier, { severity: 'fatal', message }],
-  });
+  const fatal = (message: string, extra: Partial<ServiceModel> = {}): ServiceModel => ({ ...base, ...extra, diagnostics: [{ severity: 'fatal', message }] });
 
   const unit = parseUnitName(unitName);
   if (!unit) return fatal(`"${unitName}" is not a valid unit name`);
