@@ -1,0 +1,158 @@
+/**
+ * `node-check fallback status|apply|revert` (DESIGN §4.1, §4.6).
+ *
+ * Exit codes: 0 done (or nothing to do), 1 refused because kubelet would still fail (or the
+ * fallback could not be written), 2 undecidable (or another node-check holds the lock), 64 usage.
+ * `apply` is an explicit request, so it does not need `fallback: true` in the settings; that
+ * setting only lets preflight apply it on its own.
+ */
+import type { Settings } from '../../settings.js';
+import type { CliIo } from '../io.js';
+import { ExitCode } from '../../model/report.js';
+import { RootFs } from '../../host/root-fs.js';
+import { LockBusyError } from '../../fallback/lock.js';
+import { applyNodeFallback, discoverWithoutFallback, revertNodeFallback, type NodeFallbackOptions, type NodeFallbackOutcome } from '../../fallback/node-fallback.js';
+import { planFallbackForNode, type FallbackPlan } from '../../fallback/plan.js';
+import { readFallbackState, type FallbackStateReading } from '../../fallback/state.js';
+
+export const FALLBACK_ACTIONS = ['status', 'apply', 'revert'] as const;
+
+export async function runFallback(settings: Settings, io: CliIo, args: Record<string, unknown>): Promise<number> {
+  const action = args['action'] ?? (Array.isArray(args['_']) ? args['_'][1] : undefined);
+  switch (action) {
+    case 'status':
+      return runFallbackStatus(settings, io);
+    case 'apply':
+      return runFallbackApply(settings, io);
+    case 'revert':
+      return runFallbackRevert(settings, io);
+    default:
+      io.stderr(`node-check: fallback needs one of ${FALLBACK_ACTIONS.join(', ')}${action === undefined ? '' : ` (got "${String(action)}")`}\n`);
+      return ExitCode.usage;
+  }
+}
+
+export async function runFallbackStatus(settings: Settings, io: CliIo): Promise<number> {
+  const reading = readFallbackState(new RootFs(settings.root), { unit: settings.unit });
+  if (settings.output === 'json') {
+    io.stdout(`${JSON.stringify({ schemaVersion: 1, ...statusJson(reading) }, null, 2)}\n`);
+  } else {
+    io.stdout(statusText(reading));
+  }
+  return 0;
+}
+
+export async function runFallbackApply(settings: Settings, io: CliIo): Promise<number> {
+  return withOutcome(settings, io, () => applyNodeFallback(options(settings)));
+}
+
+export async function runFallbackRevert(settings: Settings, io: CliIo): Promise<number> {
+  const code = await withOutcome(settings, io, () => revertNodeFallback(options(settings)));
+  if (code !== 0) return code;
+  // Say so when kubelet's own configuration is still going to fail: the admin asked, but should know.
+  const model = await discoverWithoutFallback(options(settings));
+  const plan = planFallbackForNode({ model, now: new Date() });
+  if (plan.action === 'apply') io.stderr(`node-check: warning: kubelet will refuse to start without the fallback. ${plan.reason}\n`);
+  return code;
+}
+
+async function withOutcome(settings: Settings, io: CliIo, run: () => Promise<NodeFallbackOutcome>): Promise<number> {
+  let outcome: NodeFallbackOutcome;
+  try {
+    outcome = await run();
+  } catch (error) {
+    if (!(error instanceof LockBusyError)) throw error;
+    io.stderr(`node-check: ${error.message}\n`);
+    return ExitCode.unknown;
+  }
+  const { plan, result, reading } = outcome;
+  if (settings.output === 'json') {
+    const json = {
+      schemaVersion: 1,
+      action: plan.action,
+      ...(plan.refusal ? { refusal: plan.refusal } : {}),
+      reason: plan.reason,
+      removedProviders: plan.removedProviders,
+      keptProviders: plan.keptProviders,
+      ...(plan.argv ? { argv: plan.argv } : {}),
+      changed: result.changed,
+      reloaded: result.reloaded,
+      ok: result.ok,
+      problems: [...reading.problems, ...result.problems],
+      fallback: statusJson(readFallbackState(new RootFs(settings.root), { unit: settings.unit })),
+    };
+    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    io.stdout(outcomeText(plan, outcome, settings));
+  }
+  if (plan.action === 'refuse') return plan.refusal === 'undecidable' ? ExitCode.unknown : ExitCode.willFail;
+  return result.ok ? 0 : ExitCode.willFail;
+}
+
+function options(settings: Settings): NodeFallbackOptions {
+  return {
+    root: settings.root,
+    unit: settings.unit,
+    ...(settings.kubeletVersion ? { kubeletVersion: settings.kubeletVersion } : {}),
+    timeoutMs: settings.timeoutSeconds * 1000,
+    lock: { waitMs: Math.min(settings.timeoutSeconds * 1000, 20_000) },
+  };
+}
+
+const HEADLINE: Record<FallbackPlan['action'], string> = {
+  apply: 'fallback applied',
+  keep: 'fallback already in place, unchanged',
+  revert: 'fallback reverted',
+  none: 'no fallback needed',
+  refuse: 'fallback refused',
+};
+
+function outcomeText(plan: FallbackPlan, outcome: NodeFallbackOutcome, settings: Settings): string {
+  const { result, reading } = outcome;
+  const lines = [`node-check: ${HEADLINE[plan.action]} (${plan.unit}).`, plan.reason];
+  if (plan.removedProviders.length > 0 && plan.action !== 'none' && plan.action !== 'refuse') {
+    lines.push(`Credential providers ${plan.action === 'revert' ? 'restored' : 'left out'}: ${plan.removedProviders.join(', ')}.`);
+  }
+  if (plan.keptProviders.length > 0) lines.push(`Credential providers kept: ${plan.keptProviders.join(', ')}.`);
+  for (const path of result.changed) lines.push(`  changed ${path}`);
+  if (result.reloaded) lines.push('systemd reloaded (systemctl daemon-reload).');
+  else if (result.changed.length > 0 && !new RootFs(settings.root).isHostRoot) lines.push(`systemd not reloaded: ${settings.root} is not the live root.`);
+  for (const problem of [...reading.problems, ...result.problems]) lines.push(`note: ${problem}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function statusJson(reading: FallbackStateReading) {
+  const { state } = reading;
+  return {
+    active: reading.active,
+    intact: reading.intact,
+    ...(state
+      ? {
+          unit: state.unit,
+          since: state.since,
+          reason: state.reason,
+          removedProviders: state.removedProviders,
+          dropInPath: state.dropInPath,
+          ...(state.filteredConfigPath ? { filteredConfigPath: state.filteredConfigPath } : {}),
+        }
+      : {}),
+    problems: reading.problems,
+  };
+}
+
+function statusText(reading: FallbackStateReading): string {
+  const { state } = reading;
+  const lines: string[] = [];
+  if (!reading.active || !state) {
+    lines.push('Fallback: not active.');
+  } else {
+    lines.push(`Fallback: ACTIVE for ${state.unit} since ${state.since}.`);
+    lines.push(`Why: ${state.reason}`);
+    lines.push(`Removed credential providers: ${state.removedProviders.length > 0 ? state.removedProviders.join(', ') : '(unknown)'}; image pulls that need them fail.`);
+    lines.push(`Drop-in: ${state.dropInPath}`);
+    if (state.filteredConfigPath) lines.push(`Filtered provider config: ${state.filteredConfigPath}`);
+    lines.push('Revert with: node-check fallback revert');
+  }
+  for (const problem of reading.problems) lines.push(`note: ${problem}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,216 @@
+/**
+ * Carries out a fallback plan: the only module that writes the fallback's files. Thin I/O.
+ *
+ * Every write is atomic (a temp file in the same directory, fsync, rename, fsync of the directory),
+ * and the steps run in the plan's order, so a crash between two steps leaves the old or the new
+ * configuration in effect, never a drop-in pointing at a missing config (plan.ts explains the
+ * order). Paths are node paths resolved under `root`; nothing outside /run is ever touched, and no
+ * directory on the way may be a symlink (a planted link must not redirect a write into /etc).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as posix from 'node:path/posix';
+import { randomBytes } from 'node:crypto';
+import { execa } from 'execa';
+import type { FallbackAction, FallbackPlan } from './plan-types.js';
+import { isUnderRun, RUN_DIR } from './paths.js';
+
+export type FallbackStep =
+  | { readonly kind: 'write'; readonly path: string; readonly content: string; readonly mode: number }
+  | { readonly kind: 'remove'; readonly path: string }
+  /** rmdir: only an empty directory goes. */
+  | { readonly kind: 'remove-dir'; readonly path: string };
+
+export interface ApplyOptions {
+  /** The node's root; "/" on a live node. */
+  readonly root: string;
+  /** Run `systemctl daemon-reload` after a change (only ever on the live root). */
+  readonly reload: boolean;
+  /** Bound on each systemctl call. */
+  readonly timeoutMs: number;
+}
+
+export interface ApplyResult {
+  readonly action: FallbackAction;
+  /** True when every step was carried out (and the reload, when one was due, succeeded). */
+  readonly ok: boolean;
+  /** Node paths actually written or removed. */
+  readonly changed: readonly string[];
+  readonly reloaded: boolean;
+  readonly problems: readonly string[];
+}
+
+/** The plan as a list of steps: writes in order, then removals in order. */
+export function fallbackSteps(plan: Pick<FallbackPlan, 'writes' | 'removes'>): FallbackStep[] {
+  return [
+    ...plan.writes.map((w): FallbackStep => ({ kind: 'write', path: w.path, content: w.content, mode: w.mode })),
+    ...plan.removes.map((p): FallbackStep => (p.endsWith('/') ? { kind: 'remove-dir', path: p.slice(0, -1) } : { kind: 'remove', path: p })),
+  ];
+}
+
+export async function applyPlan(plan: FallbackPlan, options: ApplyOptions): Promise<ApplyResult> {
+  const result = (ok: boolean, changed: readonly string[], reloaded: boolean, problems: readonly string[]): ApplyResult =>
+    ({ action: plan.action, ok, changed, reloaded, problems });
+  if (plan.action === 'refuse' || plan.action === 'none') return result(true, [], false, []);
+
+  const steps = fallbackSteps(plan);
+  const applied = applySteps(steps, options.root);
+  const problems = applied.problem ? [applied.problem] : [];
+  const liveRoot = path.resolve(options.root) === '/';
+  if (!options.reload || !liveRoot) return result(problems.length === 0, applied.changed, false, problems);
+
+  // After 'keep' nothing changed, but a crash after the last write and before the reload would
+  // leave systemd on the old unit: reload when systemd says it needs one.
+  const due = applied.changed.length > 0 || (plan.action === 'keep' && (await needsDaemonReload(plan.unit, options.timeoutMs)));
+  if (!due) return result(problems.length === 0, applied.changed, false, problems);
+  const reload = await systemctl(['daemon-reload'], options.timeoutMs);
+  if (!reload.ok) problems.push(`systemctl daemon-reload failed: ${reload.error}`);
+  return result(problems.length === 0, applied.changed, reload.ok, problems);
+}
+
+/**
+ * Runs steps in order and stops at the first failure (the earlier steps stay, which the ordering
+ * makes safe). Validates every path before touching anything.
+ */
+export function applySteps(steps: readonly FallbackStep[], root: string): { changed: string[]; problem?: string } {
+  const outside = steps.find((s) => !isUnderRun(s.path));
+  if (outside) return { changed: [], problem: `refusing to touch ${outside.path}: the fallback only writes below ${RUN_DIR}` };
+  const changed: string[] = [];
+  for (const step of steps) {
+    try {
+      const did = step.kind === 'write' ? writeAtomically(root, step.path, step.content, step.mode) : step.kind === 'remove' ? removeFile(root, step.path) : removeEmptyDir(root, step.path);
+      if (did) changed.push(step.path);
+    } catch (error) {
+      return { changed, problem: `${step.kind === 'write' ? 'writing' : 'removing'} ${step.path}: ${(error as Error).message}` };
+    }
+  }
+  return { changed };
+}
+
+/** Returns false when the file already had exactly this content and mode. */
+function writeAtomically(root: string, nodePath: string, content: string, mode: number): boolean {
+  const dir = ensureDirectory(root, posix.dirname(nodePath));
+  const target = path.join(dir, posix.basename(nodePath));
+  if (sameFile(target, content, mode)) return false;
+  const temp = path.join(dir, `.${posix.basename(nodePath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
+  try {
+    fs.writeFileSync(fd, content);
+    fs.fchmodSync(fd, mode);
+    fs.fsyncSync(fd);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+  try {
+    fs.renameSync(temp, target);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  syncDirectory(dir);
+  return true;
+}
+
+function removeFile(root: string, nodePath: string): boolean {
+  const dir = existingDirectory(root, posix.dirname(nodePath));
+  if (!dir) return false;
+  try {
+    fs.unlinkSync(path.join(dir, posix.basename(nodePath)));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  syncDirectory(dir);
+  return true;
+}
+
+function removeEmptyDir(root: string, nodePath: string): boolean {
+  const parent = existingDirectory(root, posix.dirname(nodePath));
+  if (!parent) return false;
+  const target = path.join(parent, posix.basename(nodePath));
+  try {
+    if (fs.lstatSync(target).isSymbolicLink()) return false;
+    fs.rmdirSync(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
+    throw error;
+  }
+  syncDirectory(parent);
+  return true;
+}
+
+/** The host path of a directory below /run, created (0755) where missing; throws on a symlink or a non-directory. */
+function ensureDirectory(root: string, nodeDir: string): string {
+  let host = path.resolve(root);
+  for (const part of [RUN_DIR.slice(1), ...partsBelowRun(nodeDir)]) {
+    const next = path.join(host, part);
+    const st = lstatOrUndefined(next);
+    if (!st) {
+      fs.mkdirSync(next, { mode: 0o755 });
+      syncDirectory(host);
+    } else if (st.isSymbolicLink() || !st.isDirectory()) {
+      throw new Error(`${next} is not a plain directory`);
+    }
+    host = next;
+  }
+  return host;
+}
+
+/** The host path of an existing directory below /run, or undefined when it is not there. */
+function existingDirectory(root: string, nodeDir: string): string | undefined {
+  let host = path.resolve(root);
+  for (const part of [RUN_DIR.slice(1), ...partsBelowRun(nodeDir)]) {
+    const next = path.join(host, part);
+    const st = lstatOrUndefined(next);
+    if (!st) return undefined;
+    if (st.isSymbolicLink() || !st.isDirectory()) throw new Error(`${next} is not a plain directory`);
+    host = next;
+  }
+  return host;
+}
+
+function partsBelowRun(nodeDir: string): string[] {
+  return posix.relative(RUN_DIR, nodeDir).split('/').filter(Boolean);
+}
+
+function lstatOrUndefined(hostPath: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(hostPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function sameFile(hostPath: string, content: string, mode: number): boolean {
+  try {
+    const st = fs.lstatSync(hostPath);
+    return st.isFile() && (st.mode & 0o7777) === mode && fs.readFileSync(hostPath, 'utf8') === content;
+  } catch {
+    return false;
+  }
+}
+
+function syncDirectory(hostDir: string): void {
+  const fd = fs.openSync(hostDir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+async function needsDaemonReload(unit: string, timeoutMs: number): Promise<boolean> {
+  const shown = await systemctl(['show', '--property=NeedDaemonReload', '--value', unit], timeoutMs);
+  return shown.ok && shown.stdout.trim() === 'yes';
+}
+
+async function systemctl(args: readonly string[], timeoutMs: number): Promise<{ ok: true; stdout: string } | { ok: false; error: string }> {
+  const run = await execa('systemctl', [...args], { timeout: timeoutMs, reject: false, stdin: 'ignore' });
+  if (!run.failed) return { ok: true, stdout: String(run.stdout) };
+  return { ok: false, error: run.timedOut ? `timed out after ${timeoutMs} ms` : (run.shortMessage ?? `exit ${run.exitCode}`) };
+}

@@ -1,0 +1,205 @@
+/**
+ * One node-check at a time may plan and change the fallback: preflight, `fallback apply|revert` and
+ * serve all run their check-and-change inside withLock.
+ *
+ * The lock is /run/node-check/lock, created with O_EXCL and holding the owner's pid and process
+ * start time. A lock is stale when its process is gone, when the pid now belongs to another process
+ * (different start time), or when it is older than a bound; a stale lock is moved aside atomically
+ * (rename) and only deleted if it is still the one judged stale. Waiting is bounded.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { LOCK_PATH } from './paths.js';
+
+export interface LockOptions {
+  /** How long to wait for another holder before giving up (default 20 s). */
+  readonly waitMs?: number;
+  /** A lock older than this is stale even if its process lives (default 5 min; a check takes seconds). */
+  readonly staleAfterMs?: number;
+  /** Poll interval while waiting (default 100 ms). */
+  readonly pollMs?: number;
+}
+
+export interface LockHolder {
+  readonly pid: number;
+  /** /proc/<pid>/stat field 22 (clock ticks since boot), to tell a reused pid; null off Linux. */
+  readonly startTime: string | null;
+  readonly createdAt: string;
+  readonly token: string;
+}
+
+export class LockBusyError extends Error {
+  constructor(
+    readonly lockPath: string,
+    readonly holder: LockHolder | undefined,
+  ) {
+    super(`${lockPath} is held by ${holder ? `pid ${holder.pid} since ${holder.createdAt}` : 'another node-check'}; try again later`);
+    this.name = 'LockBusyError';
+  }
+}
+
+/** A lock file that is still being written (created, not yet filled) gets this long before it counts as garbage. */
+const UNREADABLE_GRACE_MS = 5000;
+
+/** In-process queue per lock, so two async callers in one process (serve) also take turns. */
+const queues = new Map<string, Promise<unknown>>();
+
+export async function withLock<T>(root: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
+  const lockPath = path.join(path.resolve(root), LOCK_PATH);
+  const previous = queues.get(lockPath) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(async () => {
+    const held = await acquire(lockPath, options);
+    try {
+      return await fn();
+    } finally {
+      release(lockPath, held);
+    }
+  });
+  queues.set(lockPath, run);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(lockPath) === run) queues.delete(lockPath);
+  }
+}
+
+async function acquire(lockPath: string, options: LockOptions): Promise<string> {
+  const waitMs = options.waitMs ?? 20_000;
+  const staleAfterMs = options.staleAfterMs ?? 5 * 60_000;
+  const pollMs = options.pollMs ?? 100;
+  const deadline = Date.now() + waitMs;
+  const content = JSON.stringify({
+    pid: process.pid,
+    startTime: processStartTime(process.pid),
+    createdAt: new Date().toISOString(),
+    token: randomBytes(8).toString('hex'),
+  } satisfies LockHolder);
+
+  for (;;) {
+    ensureLockDirectory(path.dirname(lockPath));
+    try {
+      const fd = fs.openSync(lockPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+      try {
+        fs.writeFileSync(fd, content);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return content;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // ENOENT: a releasing holder removed the empty directory between our mkdir and open.
+      if (code === 'ENOENT') continue;
+      if (code !== 'EEXIST') throw error;
+    }
+    const existing = readLock(lockPath);
+    if (existing === undefined) continue;
+    if (isStale(existing, staleAfterMs)) {
+      breakStaleLock(lockPath, existing.text);
+      continue;
+    }
+    if (Date.now() >= deadline) throw new LockBusyError(lockPath, existing.holder);
+    await sleep(pollMs);
+  }
+}
+
+function release(lockPath: string, content: string): void {
+  try {
+    // Only our own lock: if it was (wrongly) broken and re-taken meanwhile, it is not ours to delete.
+    if (fs.readFileSync(lockPath, 'utf8') === content) fs.unlinkSync(lockPath);
+  } catch {
+    // Already gone.
+  }
+  try {
+    fs.rmdirSync(path.dirname(lockPath));
+  } catch {
+    // Not empty (the fallback record lives there) or already gone.
+  }
+}
+
+interface ExistingLock {
+  readonly text: string;
+  readonly holder?: LockHolder;
+  readonly ageMs: number;
+}
+
+function readLock(lockPath: string): ExistingLock | undefined {
+  try {
+    const st = fs.lstatSync(lockPath);
+    const text = fs.readFileSync(lockPath, 'utf8');
+    return { text, holder: parseHolder(text), ageMs: Date.now() - st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function parseHolder(text: string): LockHolder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockHolder>;
+    if (typeof value.pid !== 'number' || !Number.isInteger(value.pid) || value.pid <= 0) return undefined;
+    if (typeof value.createdAt !== 'string' || typeof value.token !== 'string') return undefined;
+    return { pid: value.pid, startTime: typeof value.startTime === 'string' ? value.startTime : null, createdAt: value.createdAt, token: value.token };
+  } catch {
+    return undefined;
+  }
+}
+
+function isStale(lock: ExistingLock, staleAfterMs: number): boolean {
+  const { holder } = lock;
+  if (!holder) return lock.ageMs > UNREADABLE_GRACE_MS;
+  if (!processAlive(holder.pid)) return true;
+  const startTime = processStartTime(holder.pid);
+  if (holder.startTime !== null && startTime !== null && startTime !== holder.startTime) return true;
+  const created = Date.parse(holder.createdAt);
+  return Number.isNaN(created) || Date.now() - created > staleAfterMs;
+}
+
+/** Moves the stale lock aside and deletes it only if it is still the one judged stale; otherwise puts it back. */
+function breakStaleLock(lockPath: string, judged: string): void {
+  const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    fs.renameSync(lockPath, aside);
+  } catch {
+    return;
+  }
+  try {
+    if (fs.readFileSync(aside, 'utf8') !== judged) {
+      // A live holder replaced it in between: restore it unless yet another lock appeared.
+      try {
+        fs.linkSync(aside, lockPath);
+      } catch {
+        // EEXIST: a newer lock is in place; the moved one is no longer anybody's.
+      }
+    }
+  } finally {
+    fs.rmSync(aside, { force: true });
+  }
+}
+
+function ensureLockDirectory(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+  const st = fs.lstatSync(dir);
+  if (st.isSymbolicLink() || !st.isDirectory()) throw new Error(`${dir} is not a plain directory`);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat; the command name (field 2) may contain spaces and parentheses. */
+export function processStartTime(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,135 @@
+// NodeModels built in memory for the fallback tests: the ExecStart= line goes through the systemd
+// parser in src/systemd (as loadService would), kubelet's flags through src/kubelet/flags.
+import type { FileTable, NodeModel, PathFact } from '../../src/model/node.js';
+import type { UnitDiagnostic } from '../../src/model/service.js';
+import { locateKubelet, parseKubeletFlags } from '../../src/kubelet/flags.js';
+import { nodePathKey } from '../../src/credentials/registration.js';
+import { parseExecValue } from '../../src/systemd/exec-command.js';
+import { expandArgv } from '../../src/systemd/env-expand.js';
+import { parseUnitName } from '../../src/systemd/unit-name.js';
+
+export interface ModelSpec {
+  readonly unit?: string;
+  /** The ExecStart= value (continuations already joined). */
+  readonly execStart: string;
+  readonly source?: { file: string; line: number };
+  readonly env?: Record<string, string>;
+  readonly files?: Record<string, PathFact>;
+  readonly kubeletVersion?: string;
+  readonly dropInPaths?: readonly string[];
+  readonly diagnostics?: readonly UnitDiagnostic[];
+}
+
+export function modelOf(spec: ModelSpec): NodeModel {
+  const unitName = spec.unit ?? 'kubelet.service';
+  const source = spec.source ?? { file: `/etc/systemd/system/${unitName}`, line: 20 };
+  const parsed = parseExecValue(spec.execStart, source, parseUnitName(unitName)!);
+  const command = parsed.commands[parsed.commands.length - 1];
+  if (!command || parsed.refusal) throw new Error(`test ExecStart does not parse: ${spec.execStart}`);
+  const env = new Map(Object.entries(spec.env ?? {}));
+  const argv = command.noEnvExpand ? command.words : expandArgv(command.words, env).argv;
+  const located = locateKubelet(argv);
+  const files: Record<string, PathFact> = {};
+  for (const [path, fact] of Object.entries(spec.files ?? {})) files[nodePathKey(path)] = fact;
+  return {
+    root: '/',
+    service: {
+      unitName,
+      fragmentPath: `/etc/systemd/system/${unitName}`,
+      dropInPaths: spec.dropInPaths ?? [],
+      execStart: { raw: command.raw, source, prefixes: command.prefixes, path: command.path, words: command.words, argv },
+      environment: spec.env ?? {},
+      environmentFiles: [],
+      diagnostics: spec.diagnostics ?? [],
+    },
+    ...(located ? { kubelet: { ...located, flags: parseKubeletFlags(located.args) } } : {}),
+    kubeletConfig: {},
+    kubeletEnvironment: spec.env ?? {},
+    ...(spec.kubeletVersion ? { kubeletVersion: { text: spec.kubeletVersion, source: 'flag' as const } } : {}),
+    files: files as FileTable,
+    osRelease: {},
+  };
+}
+
+export const dir = (names: readonly string[] = []): PathFact => ({
+  exists: true,
+  type: 'directory',
+  mode: 0o755,
+  uid: 0,
+  gid: 0,
+  entries: names.map((name) => ({ name, isDirectory: false })),
+});
+
+export const file = (content: string, mode = 0o644): PathFact => ({
+  exists: true,
+  type: 'file',
+  mode,
+  uid: 0,
+  gid: 0,
+  content: { ok: true, data: Buffer.from(content) },
+});
+
+export const executable = (mode = 0o755): PathFact => ({ exists: true, type: 'file', mode, uid: 0, gid: 0 });
+
+export const PLUGIN_DIR = '/usr/libexec/kubelet-image-credential-provider-plugins';
+
+/** templates/common/azure/files/etc-kubernetes-credential-providers-acr-credential-provider.yaml @release-4.16 (MCO). */
+export const ACR_CONFIG = `apiVersion: kubelet.config.k8s.io/v1
+kind: CredentialProviderConfig
+providers:
+  - name: acr-credential-provider
+    apiVersion: credentialprovider.kubelet.k8s.io/v1
+    defaultCacheDuration: "10m"
+    matchImages:
+      - "*.azurecr.io"
+      - "*.azurecr.cn"
+      - "*.azurecr.de"
+      - "*.azurecr.us"
+    args:
+      - /etc/kubernetes/cloud.conf
+`;
+
+/** The OpenShift 4.16 worker ExecStart= (MCO _base template, rendered for Azure), continuations joined. */
+export const OCP_416_AZURE_EXEC = [
+  '/usr/local/bin/kubenswrapper',
+  '/usr/bin/kubelet',
+  '--config=/etc/kubernetes/kubelet.conf',
+  '--bootstrap-kubeconfig=/etc/kubernetes/kubeconfig',
+  '--kubeconfig=/var/lib/kubelet/kubeconfig',
+  '--container-runtime-endpoint=/var/run/crio/crio.sock',
+  '--runtime-cgroups=/system.slice/crio.service',
+  '--node-labels=node-role.kubernetes.io/worker,node.openshift.io/os_id=${ID}',
+  '--node-ip=${KUBELET_NODE_IP}',
+  '--minimum-container-ttl-duration=6m0s',
+  '--volume-plugin-dir=/etc/kubernetes/kubelet-plugins/volume/exec',
+  '--cloud-provider=external',
+  `--image-credential-provider-bin-dir=${PLUGIN_DIR} --image-credential-provider-config=/etc/kubernetes/credential-providers/acr-credential-provider.yaml`,
+  '--hostname-override=${KUBELET_NODE_NAME}',
+  '--provider-id=${KUBELET_PROVIDERID}',
+  '--system-reserved=cpu=${SYSTEM_RESERVED_CPU},memory=${SYSTEM_RESERVED_MEMORY},ephemeral-storage=${SYSTEM_RESERVED_ES}',
+  '--v=${KUBELET_LOG_LEVEL}',
+].join('      ');
+
+export const OCP_ENV = {
+  ID: 'rhel',
+  KUBELET_NODE_IP: '0.0.0.0',
+  KUBELET_LOG_LEVEL: '2',
+  SYSTEM_RESERVED_CPU: '500m',
+  SYSTEM_RESERVED_MEMORY: '1Gi',
+  SYSTEM_RESERVED_ES: '1Gi',
+};
+
+/** The argv without the two credential flags (what kubelet must get under a "drop both" fallback). */
+export function withoutCredentialFlags(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const name = a.replace(/^--/, '').split('=')[0]!.replace(/_/g, '-');
+    if (a.startsWith('--') && (name === 'image-credential-provider-config' || name === 'image-credential-provider-bin-dir')) {
+      if (!a.includes('=')) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
