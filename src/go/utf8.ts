@@ -1,0 +1,69 @@
+/**
+ * Go's unicode/utf8 decoding rules, on bytes. Go strings are byte strings: invalid UTF-8 survives
+ * in them and every helper in src/go must treat it the way Go does (one RuneError per bad byte).
+ */
+
+export const RUNE_ERROR = 0xfffd;
+export const RUNE_SELF = 0x80;
+
+export interface DecodedRune {
+  /** The code point, or RUNE_ERROR for an invalid byte. */
+  readonly rune: number;
+  /** Bytes consumed: 1 for an invalid byte (utf8.DecodeRune). */
+  readonly size: number;
+}
+
+/** utf8.DecodeRune: rejects overlong forms, surrogates and code points above U+10FFFF. */
+export function decodeRune(bytes: Uint8Array, at: number): DecodedRune {
+  const b0 = bytes[at];
+  if (b0 === undefined) return { rune: RUNE_ERROR, size: 0 };
+  if (b0 < 0x80) return { rune: b0, size: 1 };
+  const invalid = { rune: RUNE_ERROR, size: 1 };
+  const cont = (i: number): number | undefined => {
+    const b = bytes[at + i];
+    return b !== undefined && (b & 0xc0) === 0x80 ? b & 0x3f : undefined;
+  };
+  if (b0 >= 0xc2 && b0 <= 0xdf) {
+    const c1 = cont(1);
+    return c1 === undefined ? invalid : { rune: ((b0 & 0x1f) << 6) | c1, size: 2 };
+  }
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const c1 = cont(1);
+    const c2 = cont(2);
+    if (c1 === undefined || c2 === undefined) return invalid;
+    const rune = ((b0 & 0x0f) << 12) | (c1 << 6) | c2;
+    if (rune < 0x800 || (rune >= 0xd800 && rune <= 0xdfff)) return invalid;
+    return { rune, size: 3 };
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const c1 = cont(1);
+    const c2 = cont(2);
+    const c3 = cont(3);
+    if (c1 === undefined || c2 === undefined || c3 === undefined) return invalid;
+    const rune = ((b0 & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3;
+    if (rune < 0x10000 || rune > 0x10ffff) return invalid;
+    return { rune, size: 4 };
+  }
+  return invalid;
+}
+
+/** A JS string as the bytes Go would hold for it (lone surrogates become U+FFFD, as Buffer does). */
+export function utf8Bytes(s: string): Uint8Array {
+  return Buffer.from(s, 'utf8');
+}
+
+/** Bytes to a JS string, one U+FFFD per invalid byte exactly as Go's []rune conversion does. */
+export function goBytesToString(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; ) {
+    const { rune, size } = decodeRune(bytes, i);
+    out += String.fromCodePoint(rune);
+    i += size;
+  }
+  return out;
+}
+
+/** Go's string comparison (byte order of UTF-8), for sort.Strings and map-key ordering. */
+export function compareGoStrings(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
