@@ -6,12 +6,12 @@
 // never leaves a half cache, and runs under an flock so parallel test files build it once.
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import tap from 'tap';
-import { toolPath } from './tools.js';
+import { dieWithParent, toolPath } from './tools.js';
 
 export const NODE_ROOT_SUITE = 'bookworm';
 export const NODE_ROOT_PACKAGES: readonly string[] = ['systemd', 'systemd-sysv', 'dbus', 'util-linux'];
@@ -101,7 +101,10 @@ async function buildOnce(
     const mirror = opts.mirror ?? process.env.NODE_CHECK_TEST_MIRROR;
     const argv = ['--variant=minbase', `--include=${packages.join(',')}`, suite, tmp, ...(mirror ? [mirror] : [])];
     log(`debootstrap ${argv.join(' ')} (about a minute, once per machine)`);
-    const result = await execa(debootstrap, argv, { reject: false, all: true, stdin: 'ignore' });
+    // If this test process dies, debootstrap must not go on writing into a directory the next
+    // build will remove.
+    const [file, ...args] = dieWithParent([debootstrap, ...argv]);
+    const result = await execa(file ?? debootstrap, args, { reject: false, all: true, stdin: 'ignore' });
     if (result.exitCode !== 0) {
       const tail = String(result.all ?? '').split('\n').slice(-30).join('\n');
       const logFile = join(tmp, 'debootstrap', 'debootstrap.log');
@@ -112,6 +115,7 @@ async function buildOnce(
     // The downloaded .debs are not part of the root; ~60 MB saved per cached root.
     await rm(join(tmp, 'var/cache/apt/archives'), { recursive: true, force: true });
     await mkdir(join(tmp, 'var/cache/apt/archives/partial'), { recursive: true });
+    await chmod(tmp, 0o755); // mkdtemp made it 0700; it is the nodes' "/"
     await rename(tmp, dir);
     log(`built ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return { dir, built: true, elapsedMs: Date.now() - started };
