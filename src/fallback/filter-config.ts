@@ -49,7 +49,7 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
     if (documents.length === 1) {
       const { path, document, providers } = documents[0]!;
       providers.items = providers.items.filter((item) => !input.drop.has(providerName(item)));
-      document.commentBefore = joinComments(`Written by node-check fallback: ${path} without ${dropped}.`, document.commentBefore);
+      document.commentBefore = joinComments(` Written by node-check fallback: ${path} without ${dropped}.`, document.commentBefore);
       return { content: document.toString(OUTPUT_OPTIONS) };
     }
     // A 1.34+ config directory of several files becomes one file. v1 decodes every field the
@@ -61,7 +61,7 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
         if (!input.drop.has(providerName(item))) providers.items.push(item);
       }
     }
-    merged.commentBefore = `Written by node-check fallback: the files of ${input.configPath} merged, without ${dropped}.`;
+    merged.commentBefore = ` Written by node-check fallback: the files of ${input.configPath} merged, without ${dropped}.`;
     return { content: merged.toString(OUTPUT_OPTIONS) };
   } catch (error) {
     return { problem: `cannot write a filtered copy of ${input.configPath}: ${(error as Error).message.split('\n')[0]}` };
