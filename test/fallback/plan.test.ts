@@ -296,3 +296,60 @@ t.test('planRevert lists every path a fallback may leave, and leaves another uni
   const other = planRevert({ unit: 'kubelet.service', existing: { since: NOW.toISOString(), reason: 'x', removedProviders: [], dropInPath: '/run/systemd/system/other.service.d/99-node-check-fallback.conf', unit: 'other.service' } });
   t.notOk(other.removes.includes(STATE));
 });
+
+t.test('a 1.34 config directory of several files becomes one filtered file', async (t) => {
+  const acr = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: CredentialProviderConfig\nproviders:\n  - name: acr-credential-provider\n    apiVersion: credentialprovider.kubelet.k8s.io/v1\n    defaultCacheDuration: 10m\n    matchImages: ["*.azurecr.io"]\n';
+  const ecr = JSON.stringify({
+    apiVersion: 'kubelet.config.k8s.io/v1',
+    kind: 'CredentialProviderConfig',
+    providers: [{ name: 'ecr-credential-provider', apiVersion: 'credentialprovider.kubelet.k8s.io/v1', defaultCacheDuration: '12h', matchImages: ['*.dkr.ecr.*.amazonaws.com'] }],
+  });
+  const model = modelOf({
+    execStart: `/usr/bin/kubelet --image-credential-provider-config=/etc/kubernetes/cp.d --image-credential-provider-bin-dir=${PLUGIN_DIR}`,
+    files: {
+      [PLUGIN_DIR]: dir(['ecr-credential-provider']),
+      '/etc/kubernetes/cp.d': dir(['10-acr.yaml', '20-ecr.json', 'README']),
+      '/etc/kubernetes/cp.d/10-acr.yaml': file(acr),
+      '/etc/kubernetes/cp.d/20-ecr.json': file(ecr),
+      [`${PLUGIN_DIR}/ecr-credential-provider`]: executable(),
+    },
+  });
+  const p = plan(model, 34);
+  t.equal(p.action, 'apply', p.reason);
+  t.same(p.keptProviders, ['ecr-credential-provider']);
+  const merged = parseYaml(written(p, FILTERED)!);
+  t.same(merged, { apiVersion: 'kubelet.config.k8s.io/v1', kind: 'CredentialProviderConfig', providers: JSON.parse(ecr).providers });
+});
+
+t.test('when the remaining providers would still fail (a name twice, <=1.32), both flags go', async (t) => {
+  const config = `apiVersion: kubelet.config.k8s.io/v1
+kind: CredentialProviderConfig
+providers:
+  - {name: acr-credential-provider, apiVersion: credentialprovider.kubelet.k8s.io/v1, defaultCacheDuration: 1m, matchImages: ["*.azurecr.io"]}
+  - {name: ecr-credential-provider, apiVersion: credentialprovider.kubelet.k8s.io/v1, defaultCacheDuration: 1m, matchImages: ["*.dkr.ecr.*.amazonaws.com"]}
+  - {name: ecr-credential-provider, apiVersion: credentialprovider.kubelet.k8s.io/v1, defaultCacheDuration: 1m, matchImages: ["public.ecr.aws"]}
+`;
+  const model = modelOf({
+    execStart: `/usr/bin/kubelet --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR}`,
+    files: { [PLUGIN_DIR]: dir(['ecr-credential-provider']), '/etc/cp.yaml': file(config), [`${PLUGIN_DIR}/ecr-credential-provider`]: executable() },
+  });
+  const p = plan(model, 30);
+  t.equal(p.action, 'apply', p.reason);
+  t.match(p.reason, /without acr-credential-provider: kubelet would still refuse: Credential provider "ecr-credential-provider" was registered twice/);
+  t.same(p.removedProviders, ['acr-credential-provider', 'ecr-credential-provider']);
+  t.same(p.writes.map((w) => w.path), [STATE, DROP_IN]);
+});
+
+t.test('prefixes are kept; ":" turns off expansion, "@" keeps argv[0]', async (t) => {
+  const files = { [PLUGIN_DIR]: dir([]), '/etc/cp.yaml': file(ACR_CONFIG) };
+  const noEnv = modelOf({ execStart: `-:/usr/bin/kubelet --node-labels=$NOT_A_VAR --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR}`, files });
+  const p1 = plan(noEnv, 30);
+  t.equal(p1.action, 'apply', p1.reason);
+  t.match(written(p1, DROP_IN), /^ExecStart=-:\/usr\/bin\/kubelet \\$/m);
+  t.same(p1.argv, ['/usr/bin/kubelet', '--node-labels=$NOT_A_VAR']);
+
+  const argv0 = modelOf({ execStart: `@/opt/bin/kubelet-1.30 kubelet --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR} --v=2`, files });
+  const p2 = plan(argv0, 30);
+  t.equal(p2.action, 'apply', p2.reason);
+  t.match(written(p2, DROP_IN), /^ExecStart=@\/opt\/bin\/kubelet-1.30 \\\n {4}kubelet \\\n {4}--v=2$/m);
+});

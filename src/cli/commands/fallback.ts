@@ -116,6 +116,9 @@ function outcomeText(plan: FallbackPlan, outcome: NodeFallbackOutcome, settings:
   if (plan.keptProviders.length > 0) lines.push(`Credential providers kept: ${plan.keptProviders.join(', ')}.`);
   for (const path of result.changed) lines.push(`  changed ${path}`);
   if (result.reloaded) lines.push('systemd reloaded (systemctl daemon-reload).');
+  if (plan.action === 'revert' && result.changed.length > 0) {
+    lines.push(`A running kubelet keeps the fallback command line until it restarts (systemctl restart ${plan.unit}).`);
+  }
   else if (result.changed.length > 0 && !new RootFs(settings.root).isHostRoot) lines.push(`systemd not reloaded: ${settings.root} is not the live root.`);
   for (const problem of [...reading.problems, ...result.problems]) lines.push(`note: ${problem}`);
   return `${lines.join('\n')}\n`;
