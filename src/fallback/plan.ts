@@ -24,7 +24,7 @@ import { parseUnitName } from '../systemd/unit-name.js';
 import { rewriteExecStart, type CredentialFlagChange, type ExecRewrite } from './exec-rewrite.js';
 import { filterProviderConfig } from './filter-config.js';
 import { DROP_IN_NAME, dropInPath, FALLBACK_STATE_PATH, filteredConfigPath } from './paths.js';
-import { dropInHeader, fallbackDigest, serializeFallbackState, type FallbackState } from './state.js';
+import { commentSafe, dropInHeader, fallbackDigest, serializeFallbackState, type FallbackState } from './state.js';
 import { emptyPlan, type FallbackPlan, type FallbackRefusal, type FallbackWrite } from './plan-types.js';
 import { planRevert } from './revert-plan.js';
 
@@ -225,7 +225,7 @@ function dropInText(unit: string, since: string, removed: readonly string[], rea
 
 /** Comment lines of at most ~100 columns; no control characters, and never a trailing backslash (systemd 239 would continue the line). */
 function wrapComment(text: string): string[] {
-  const clean = text.replace(/[\x00-\x1f\x7f]/g, ' ').replace(/\\/g, '/');
+  const clean = commentSafe(text);
   const lines: string[] = [];
   let line = '#';
   for (const word of clean.split(' ').filter(Boolean)) {

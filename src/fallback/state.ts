@@ -116,9 +116,14 @@ export function fallbackStatus(reading: FallbackStateReading, enabled: boolean):
 /** The first comment lines of the drop-in (plan.ts writes them; recovery reads them back). */
 export function dropInHeader(unit: string, since: string, removedProviders: readonly string[]): string[] {
   return [
-    `# node-check fallback for ${unit}, active since ${since}.`,
-    `# Removed credential providers: ${removedProviders.length > 0 ? removedProviders.join(' ') : '(none known)'}`,
+    `# node-check fallback for ${commentSafe(unit)}, active since ${commentSafe(since)}.`,
+    `# Removed credential providers: ${removedProviders.length > 0 ? removedProviders.map(commentSafe).join(' ') : '(none known)'}`,
   ];
+}
+
+/** Text for a unit-file comment: no control characters, and no backslash (systemd 239 continues a comment ending in one). */
+export function commentSafe(text: string): string {
+  return text.replace(/[\x00-\x1f\x7f]/g, ' ').replace(/\\/g, '/');
 }
 
 function readRecord(fs: RootFs, problems: string[]): FallbackState | undefined {

@@ -353,3 +353,17 @@ t.test('prefixes are kept; ":" turns off expansion, "@" keeps argv[0]', async (t
   t.equal(p2.action, 'apply', p2.reason);
   t.match(written(p2, DROP_IN), /^ExecStart=@\/opt\/bin\/kubelet-1.30 \\\n {4}kubelet \\\n {4}--v=2$/m);
 });
+
+t.test('a provider name ending in a backslash cannot turn a comment into a continuation (systemd 239)', async (t) => {
+  const config = 'apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n  - name: "odd\\\\"\n    apiVersion: credentialprovider.kubelet.k8s.io/v1\n    defaultCacheDuration: 1m\n    matchImages: ["*.example.com"]\n';
+  const model = modelOf({
+    execStart: `/usr/bin/kubelet --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR} --v=2`,
+    files: { [PLUGIN_DIR]: dir([]), '/etc/cp.yaml': file(config) },
+  });
+  const p = plan(model, 30);
+  t.equal(p.action, 'apply', p.reason);
+  t.same(p.removedProviders, ['odd\\']);
+  const content = written(p, DROP_IN)!;
+  t.notMatch(content.slice(0, content.indexOf('[Service]')), /\\\n/, 'no comment line ends in a backslash');
+  for (const argv of dropInArgv(t, content, {})) t.same(argv, ['/usr/bin/kubelet', '--v=2']);
+});
