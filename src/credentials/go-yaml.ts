@@ -90,30 +90,37 @@ function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult
   if (tab !== undefined) failures.push({ at: byteOffset(tab), error: new GoYamlError(withLine(lineOf(lines, tab), 'found character that cannot start any token')) });
   const syntax = first?.errors[0];
   if (syntax) failures.push({ at: byteOffset(syntax.pos[0]), error: syntaxError(syntax.code, syntax.message, lineOf(lines, syntax.pos[0]), text) });
-  const unknownAlias = first ? firstUnknownAlias(first) : undefined;
+  const targets = first ? bindAliases(first) : new Map<Alias, YamlNode | undefined>();
+  const unknownAlias = firstUnknownAlias(targets);
   if (unknownAlias) failures.push({ at: byteOffset(unknownAlias.range?.[0] ?? 0), error: new GoYamlError(`yaml: unknown anchor '${unknownAlias.source}' referenced`) });
   const firstFailure = failures.sort((a, b) => a.at - b.at)[0];
   if (firstFailure) throw firstFailure.error;
 
   if (!first || first.contents === null) return { ok: true, value: { kind: 'null' }, strictDuplicateLines: [], duplicatePaths: [] };
-  const decoder = new Decoder(first, lines, options);
+  const decoder = new Decoder(targets, lines, options);
   const value = decoder.document(first.contents);
   return { ok: true, value: toJson(value, options), strictDuplicateLines: decoder.strictErrors, duplicatePaths: decoder.duplicatePaths };
 }
 
-/** go-yaml's parser fails at the first alias whose anchor is not defined before it. */
-function firstUnknownAlias(doc: Document): Alias | undefined {
-  let found: Alias | undefined;
-  visit(doc, {
-    Alias(_key, node) {
-      if (node.resolve(doc) === undefined) {
-        found = node;
-        return visit.BREAK;
-      }
-      return undefined;
-    },
+/**
+ * Each alias's node, as go-yaml's parser binds it: to the latest anchor of that name seen before
+ * the alias in document order, a collection's anchor counting from its start (so an alias inside
+ * its own anchored collection refers to that collection). One pass, unlike Alias.resolve().
+ */
+function bindAliases(doc: Document): Map<Alias, YamlNode | undefined> {
+  const anchors = new Map<string, YamlNode>();
+  const targets = new Map<Alias, YamlNode | undefined>();
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) targets.set(node, anchors.get(node.source));
+    else if ((isScalar(node) || isMap(node) || isSeq(node)) && node.anchor) anchors.set(node.anchor, node as YamlNode);
   });
-  return found;
+  return targets;
+}
+
+/** go-yaml's parser fails at the first alias whose anchor is not defined before it. */
+function firstUnknownAlias(targets: ReadonlyMap<Alias, YamlNode | undefined>): Alias | undefined {
+  for (const [alias, target] of targets) if (target === undefined) return alias;
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,29 +284,53 @@ function firstForbiddenTab(text: string, limit: number): number | undefined {
   return undefined;
 }
 
-/** go-yaml's parser.fail(): "line N: " only when the (0-based) line is not the first. */
-function withLine(line: number, message: string): string {
-  return line > 0 ? `yaml: line ${line + 1}: ${message}` : `yaml: ${message}`;
+/**
+ * go-yaml's parser.fail(): "line N: " only when the error's (0-based) line is not the first;
+ * scanner errors print it 1-based, parser errors print the 0-based number (one less).
+ */
+function withLine(line: number, message: string, kind: 'scanner' | 'parser' = 'scanner'): string {
+  if (line === 0) return `yaml: ${message}`;
+  return `yaml: line ${kind === 'scanner' ? line + 1 : line}: ${message}`;
 }
 
-/** libyaml's words for the errors the `yaml` package reports under these codes. [U] */
+/** libyaml's words (and error kind) for what the `yaml` package reports. [U: wording and line approximate] */
 function syntaxError(code: string, message: string, line: number, text: string): GoYamlError {
-  const libyaml: Record<string, string> = {
-    TAB_AS_INDENT: 'found character that cannot start any token',
-    BAD_SCALAR_START: 'found character that cannot start any token',
-    BAD_INDENT: 'did not find expected key',
-    BLOCK_AS_IMPLICIT_KEY: 'mapping values are not allowed in this context',
-    MULTILINE_IMPLICIT_KEY: 'could not find expected \':\'',
-    KEY_OVER_1024_CHARS: 'could not find expected \':\'',
-    MISSING_CHAR: message.includes('"') || message.includes("'") ? 'found unexpected end of stream' : 'did not find expected node content',
-    UNEXPECTED_TOKEN: 'did not find expected key',
-    RESOURCE_EXHAUSTION: 'exceeded max depth of 10000',
-  };
-  if (code === 'RESOURCE_EXHAUSTION' && maxNesting(text) <= 10000) {
+  if (code === 'RESOURCE_EXHAUSTION') {
     // The `yaml` package runs out of stack well below go-yaml's limit of 10000 levels. [U]
-    return new GoYamlError(`node-check cannot evaluate YAML nested this deeply (go-yaml allows up to 10000 levels)`, false);
+    if (maxNesting(text) <= 10000) return new GoYamlError('node-check cannot evaluate YAML nested this deeply (go-yaml allows up to 10000 levels)', false);
+    return new GoYamlError(withLine(line, 'exceeded max depth of 10000'), false);
   }
-  return new GoYamlError(withLine(line, libyaml[code] ?? message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')), false);
+  const [words, kind] = libyamlWords(code, message);
+  return new GoYamlError(withLine(line, words, kind), false);
+}
+
+function libyamlWords(code: string, message: string): [string, 'scanner' | 'parser'] {
+  switch (code) {
+    case 'BAD_INDENT':
+      if (message.startsWith('Flow sequence')) return ["did not find expected ',' or ']'", 'parser'];
+      if (message.startsWith('Flow map')) return ["did not find expected ',' or '}'", 'parser'];
+      return ['did not find expected key', 'parser'];
+    case 'MISSING_CHAR':
+      return message.includes('quote') ? ['found unexpected end of stream', 'scanner'] : ["could not find expected ':'", 'scanner'];
+    case 'BLOCK_AS_IMPLICIT_KEY':
+      return ['mapping values are not allowed in this context', 'scanner'];
+    case 'MULTILINE_IMPLICIT_KEY':
+    case 'KEY_OVER_1024_CHARS':
+      return ["could not find expected ':'", 'scanner'];
+    case 'BAD_SCALAR_START':
+    case 'TAB_AS_INDENT':
+      return ['found character that cannot start any token', 'scanner'];
+    case 'BAD_DQ_ESCAPE':
+      return ['found unknown escape character', 'scanner'];
+    case 'BAD_ALIAS':
+      return ['did not find expected alphabetic or numeric character', 'scanner'];
+    case 'UNEXPECTED_TOKEN':
+      // `a: - b`: libyaml's scanner refuses a block entry right after a simple key's ':'.
+      if (message.startsWith('Unexpected block-seq-ind on same line')) return ['block sequence entries are not allowed in this context', 'scanner'];
+      return message.includes('flow sequence') ? ['did not find expected node content', 'parser'] : ['did not find expected key', 'parser'];
+    default:
+      return [message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), 'scanner'];
+  }
 }
 
 /** A cheap upper bound of flow and block nesting, for the "exceeded max depth" decision. */
@@ -398,12 +429,11 @@ class Decoder {
   private aliasCount = 0;
   private aliasDepth = 0;
   private readonly expanding = new Set<Alias>();
-  private readonly targets = new Map<Alias, YamlNode | undefined>();
   readonly strictErrors: string[] = [];
   readonly duplicatePaths: string[] = [];
 
   constructor(
-    private readonly doc: Document,
+    private readonly targets: ReadonlyMap<Alias, YamlNode | undefined>,
     private readonly lines: readonly number[],
     private readonly options: YamlToJsonOptions,
   ) {}
@@ -437,7 +467,6 @@ class Decoder {
 
   /** d.alias: expands the anchored node; an alias met again while expanding is a cycle. */
   private alias<T>(node: Alias, expand: (target: YamlNode) => T): T {
-    if (!this.targets.has(node)) this.targets.set(node, node.resolve(this.doc) as YamlNode | undefined);
     const target = this.targets.get(node);
     if (!target) throw new GoYamlError(`yaml: unknown anchor '${node.source}' referenced`);
     if (this.expanding.has(node)) throw new GoYamlError(`yaml: anchor '${node.source}' value contains itself`);
