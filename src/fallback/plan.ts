@@ -19,7 +19,8 @@ import { CredentialFlag, locateKubelet, parseKubeletFlags, type KubeletFlags } f
 import { describeMinors, MODELLED_MINORS, parseKubeletVersion, traitsFor, type KubeletTraits } from '../kubelet/version.js';
 import { parseExecValue } from '../systemd/exec-command.js';
 import { expandArgv } from '../systemd/env-expand.js';
-import { LEGACY_UNIT_FILE_DIALECT, MODERN_UNIT_FILE_DIALECT, parseUnitFile } from '../systemd/unit-file.js';
+import { parseUnitFile } from '../systemd/unit-file.js';
+import { rulesFor } from '../systemd/systemd-version.js';
 import { parseUnitName } from '../systemd/unit-name.js';
 import { rewriteExecStart, type CredentialFlagChange, type ExecRewrite } from './exec-rewrite.js';
 import { filterProviderConfig } from './filter-config.js';
@@ -240,20 +241,23 @@ function wrapComment(text: string): string[] {
 }
 
 /**
- * Reads the drop-in back as systemd 252 and 239 would: exactly `ExecStart=` and the new command in
- * [Service], which parses to the argv the rewrite intended. Undefined when all is well.
+ * Reads the drop-in back as the node's systemd would (252 and 239 when its version is unknown):
+ * exactly `ExecStart=` and the new command in [Service], which parses to the argv the rewrite
+ * intended. Undefined when all is well.
  */
 function verifyDropIn(model: NodeModel, text: string, rewrite: ExecRewrite): string | undefined {
   const unitName = parseUnitName(model.service.unitName);
   if (!unitName) return `${model.service.unitName} is not a unit name`;
   const original = model.service.execStart!;
-  for (const [version, dialect] of [['252', MODERN_UNIT_FILE_DIALECT], ['239', LEGACY_UNIT_FILE_DIALECT]] as const) {
-    const parsed = parseUnitFile(text, dropInPath(model.service.unitName), dialect);
-    const values = parsed.assignments.map((a) => `${a.section}/${a.key}`);
-    if (parsed.stopped || parsed.diagnostics.length > 0 || values.join(',') !== 'Service/ExecStart,Service/ExecStart' || parsed.assignments[0]!.value !== '') {
+  const versions = model.service.systemdVersion === undefined ? [252, 239] : [model.service.systemdVersion];
+  for (const version of versions) {
+    const rules = rulesFor(version);
+    const parsed = parseUnitFile(text, dropInPath(model.service.unitName), rules.unitFile);
+    const keys = parsed.assignments.map((a) => `${a.section}/${a.key}`);
+    if (parsed.stopped || parsed.diagnostics.length > 0 || keys.join(',') !== 'Service/ExecStart,Service/ExecStart' || parsed.assignments[0]!.value !== '') {
       return `systemd ${version} would not read the drop-in as one ExecStart= reset and one command`;
     }
-    const exec = parseExecValue(parsed.assignments[1]!.value, parsed.assignments[1]!.source, unitName);
+    const exec = parseExecValue(parsed.assignments[1]!.value, parsed.assignments[1]!.source, unitName, { colonPrefix: rules.execColonPrefix });
     const command = exec.commands[0];
     if (exec.refusal || exec.commands.length !== 1 || !command || exec.diagnostics.length > 0) {
       return `systemd ${version} would not accept the new ExecStart= (${exec.refusal ?? exec.diagnostics[0]?.message ?? 'not one command'})`;

@@ -18,6 +18,7 @@ export interface ModelSpec {
   readonly kubeletVersion?: string;
   readonly dropInPaths?: readonly string[];
   readonly diagnostics?: readonly UnitDiagnostic[];
+  readonly systemdVersion?: number;
 }
 
 export function modelOf(spec: ModelSpec): NodeModel {
@@ -41,6 +42,7 @@ export function modelOf(spec: ModelSpec): NodeModel {
       environment: spec.env ?? {},
       environmentFiles: [],
       diagnostics: spec.diagnostics ?? [],
+      ...(spec.systemdVersion !== undefined ? { systemdVersion: spec.systemdVersion } : {}),
     },
     ...(located ? { kubelet: { ...located, flags: parseKubeletFlags(located.args) } } : {}),
     kubeletConfig: {},

@@ -342,11 +342,15 @@ providers:
 
 t.test('prefixes are kept; ":" turns off expansion, "@" keeps argv[0]', async (t) => {
   const files = { [PLUGIN_DIR]: dir([]), '/etc/cp.yaml': file(ACR_CONFIG) };
-  const noEnv = modelOf({ execStart: `-:/usr/bin/kubelet --node-labels=$NOT_A_VAR --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR}`, files });
+  const colon = `-:/usr/bin/kubelet --node-labels=$NOT_A_VAR --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR}`;
+  const noEnv = modelOf({ execStart: colon, files, systemdVersion: 252 });
   const p1 = plan(noEnv, 30);
   t.equal(p1.action, 'apply', p1.reason);
   t.match(written(p1, DROP_IN), /^ExecStart=-:\/usr\/bin\/kubelet \\$/m);
   t.same(p1.argv, ['/usr/bin/kubelet', '--node-labels=$NOT_A_VAR']);
+  const unknownSystemd = plan(modelOf({ execStart: colon, files }), 30);
+  t.equal(unknownSystemd.action, 'refuse', 'systemd 239 has no ":" prefix, and the node might run it');
+  t.match(unknownSystemd.reason, /systemd 239 would not accept/);
 
   const argv0 = modelOf({ execStart: `@/opt/bin/kubelet-1.30 kubelet --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR} --v=2`, files });
   const p2 = plan(argv0, 30);
