@@ -10,6 +10,9 @@ import { ExitCode } from '../model/report.js';
 import { parseKubeletVersion } from '../kubelet/version.js';
 import { runCheck } from './commands/check.js';
 import { runExplain } from './commands/explain.js';
+import { runPreflight } from './commands/preflight.js';
+import { runServe } from './commands/serve.js';
+import { FALLBACK_ACTIONS, runFallback } from './commands/fallback.js';
 import { VERSION } from '../version.js';
 
 class UsageError extends Error {}
@@ -24,8 +27,25 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   const parser = yargs([...argv])
     .scriptName('node-check')
-    .usage('$0 [command] [options]\n\nPredicts whether kubelet will refuse to start because of its image credential provider setup.')
+    .usage('$0 [command] [options]')
+    .epilogue('Predicts whether kubelet will refuse to start because of its image credential provider setup.\nExit codes: 0 kubelet will start, 1 it will not, 2 cannot tell, 64 usage error.')
     .command(['check', '$0'], 'inspect the node and report (default)', (y) => y, pick(runCheck))
+    .command('preflight', "kubelet's ExecStartPre: check, then fallback (when enabled), journal and metrics", (y) =>
+      y
+        .option('textfile-dir', { type: 'string', describe: 'node_exporter textfile directory [default: /var/lib/node_exporter/textfile_collector]' })
+        .option('journal', { type: 'boolean', describe: 'write journal entries (--no-journal: do not)' })
+        .option('metrics', { type: 'boolean', describe: 'write node-check.prom (--no-metrics: do not)' })
+        .option('timeout', { type: 'number', describe: 'hard budget for the whole run, in seconds [default: 10]' })
+        .option('fallback', { type: 'boolean', describe: 'start kubelet without failing credential providers (see docs/fallback.md)' }), pick(runPreflight))
+    .command('serve', 'serve /metrics and /healthz, re-check periodically and on change', (y) =>
+      y
+        .option('listen', { type: 'string', describe: 'HOST:PORT [default: 127.0.0.1:9847]' })
+        .option('interval', { type: 'number', describe: 'seconds between re-checks [default: 60]' })
+        .option('timeout', { type: 'number', describe: 'budget for one check, in seconds [default: 10]' })
+        .option('journal', { type: 'boolean', describe: 'journal entries on state changes (--no-journal: do not)' })
+        .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' }), pick(runServe))
+    .command('fallback <action>', 'show, apply or revert the fallback by hand', (y) =>
+      y.positional('action', { choices: FALLBACK_ACTIONS, describe: 'status | apply | revert' }), pick(runFallback))
     .command('explain <finding-id>', 'what a finding means, why kubelet cares, how to fix it', (y) =>
       y.positional('finding-id', { type: 'string', describe: 'a finding id, e.g. plugin-binary-missing' }), pick(runExplain))
     .option('root', { type: 'string', describe: 'read the node from this directory (nothing under it is executed)', default: undefined })
@@ -97,6 +117,14 @@ function loadSettings(parsed: Record<string, unknown>, io: CliIo): Settings {
       unit: parsed['unit'] as string | undefined,
       kubeletVersion,
       output: parsed['output'] as Settings['output'] | undefined,
+      textfileDir: parsed['textfile-dir'] as string | undefined,
+      journal: parsed['journal'] as boolean | undefined,
+      metrics: parsed['metrics'] as boolean | undefined,
+      timeoutSeconds: parsed['timeout'] as number | undefined,
+      fallback: parsed['fallback'] as boolean | undefined,
+      listen: parsed['listen'] as string | undefined,
+      intervalSeconds: parsed['interval'] as number | undefined,
+      autoRestore: parsed['auto-restore'] as boolean | undefined,
     },
     'command line',
   );

@@ -2,5 +2,7 @@
 import type { Report } from '../model/report.js';
 
 export function renderJson(report: Report): string {
-  return JSON.stringify(report, null, 2) + '\n';
+  // The contract's field order first (DESIGN §4.3), then whatever was added since.
+  const { schemaVersion, kubeletWillStart, kubeletVersion, kubelet, findings, fallback, ...added } = report;
+  return JSON.stringify({ schemaVersion, kubeletWillStart, kubeletVersion, kubelet, findings, fallback, ...added }, null, 2) + '\n';
 }

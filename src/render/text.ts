@@ -28,7 +28,7 @@ export function renderText(report: Report, style: TextStyle): string {
   const headline = report.kubeletWillStart === true
     ? green('✔ kubelet is predicted to start')
     : report.kubeletWillStart === false
-      ? red(`✘ kubelet will NOT start: ${firstError(report)?.message ?? 'see below'}`)
+      ? red(`✘ kubelet will NOT start (${[...new Set(report.findings.filter((f) => f.severity === 'error').map((f) => f.id))].join(', ')})`)
       : yellow(`? node-check cannot tell whether kubelet will start`);
   lines.push(headline);
   if (report.kubelet.credentialProviderConfig || report.kubelet.credentialProviderBinDir) {
@@ -45,12 +45,9 @@ export function renderText(report: Report, style: TextStyle): string {
 
   const code = exitCodeFor(report);
   const meaning = code === 0 ? 'kubelet is predicted to start' : code === 1 ? 'kubelet is predicted to fail to start' : 'unknown';
-  lines.push('', dim(`exit code ${code}: ${meaning}. \`node-check explain <id>\` explains a finding.`));
+  if (lines[lines.length - 1] !== '') lines.push('');
+  lines.push(dim(`exit code ${code}: ${meaning}. \`node-check explain <id>\` explains a finding.`));
   return lines.join('\n') + '\n';
-}
-
-function firstError(report: Report): Finding | undefined {
-  return report.findings.find((f) => f.severity === 'error');
 }
 
 type Painters = Record<'red' | 'yellow' | 'dim' | 'bold', (text: string) => string>;

@@ -20,11 +20,6 @@ import { dropInDirectories, UNIT_SEARCH_PATHS } from './unit-search-paths.js';
 export interface LoadServiceOptions {
   /** The node's systemd version; detected from libsystemd-shared-NNN.so when absent. */
   readonly systemdVersion?: number;
-  /**
-   * Drop-ins to leave out, as if they did not exist: node-check's own fallback drop-in, so that
-   * the decision to keep or drop it is made on the unit as it would be without it.
-   */
-  readonly excludeDropIns?: readonly string[];
 }
 
 /** node-check's own limit for a unit file or drop-in (systemd has none beyond 1 MiB per line). */
@@ -58,7 +53,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
   }
   for (const candidate of pickDropIns(listings)) {
     // A masked drop-in still hides same-named ones in lower-priority directories; it adds nothing.
-    if (options.excludeDropIns?.includes(candidate.path) || isMaskedPath(fs, candidate.path)) continue;
+    if (isMaskedPath(fs, candidate.path)) continue;
     const parsed = readUnitFile(fs, candidate.path, rules, diagnostics, 'drop-in');
     if (!parsed) continue;
     dropIns.push(parsed);

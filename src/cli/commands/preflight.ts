@@ -1,0 +1,62 @@
+/**
+ * `node-check preflight`: the ExecStartPre entry point. The same evaluation as `check`, then the
+ * fallback when enabled, then the sinks (journal, metrics textfile), all within --timeout.
+ * Exit codes as for `check`; the shipped drop-in runs it with "-" so that it never blocks kubelet.
+ */
+import type { Settings } from '../../settings.js';
+import type { CliIo } from '../io.js';
+import { exitCodeFor, ExitCode, type Report } from '../../model/report.js';
+import { runNodeCheck } from '../../run-node-check.js';
+import { withinBudget } from '../budget.js';
+import { journalEntriesFor } from '../../sinks/journal-entry.js';
+import { writeJournal } from '../../sinks/journal.js';
+import { renderMetrics, writeTextfile } from '../../sinks/metrics.js';
+import { VERSION } from '../../version.js';
+
+export const TEXTFILE_NAME = 'node-check.prom';
+
+export async function runPreflight(settings: Settings, io: CliIo): Promise<number> {
+  const started = process.hrtime.bigint();
+  const budgetMs = settings.timeoutSeconds * 1000;
+  const deadline = Date.now() + budgetMs;
+  const remainingMs = () => Math.max(100, deadline - Date.now());
+  const known: { report?: Report } = {};
+
+  return withinBudget(
+    budgetMs,
+    async () => {
+      const report = await runNodeCheck(settings, { applyFallback: settings.fallback, timeoutMs: remainingMs, warn: io.stderr });
+      known.report = report;
+      io.stdout(summaryLine(report));
+      const durationSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const sinkErrors: string[] = [];
+      if (settings.metrics) {
+        try {
+          const text = await renderMetrics(report, { version: VERSION, durationSeconds, nowSeconds: Date.now() / 1000 });
+          writeTextfile(settings.textfileDir, TEXTFILE_NAME, text);
+        } catch (error) {
+          sinkErrors.push(`metrics: ${(error as Error).message}`);
+        }
+      }
+      if (settings.journal) {
+        const entries = journalEntriesFor(report, { unit: settings.unit });
+        if (entries.length > 0) await writeJournal(entries, { timeoutMs: remainingMs(), stderr: io.stderr });
+      }
+      for (const problem of sinkErrors) io.stderr(`<4>node-check: ${problem}\n`);
+      return exitCodeFor(report);
+    },
+    () => {
+      io.stderr(`<4>node-check: preflight ran out of its ${settings.timeoutSeconds} s budget${known.report ? ' while reporting' : ' before it could decide'}.\n`);
+      return known.report ? exitCodeFor(known.report) : ExitCode.unknown;
+    },
+  );
+}
+
+/** One line for `systemctl status kubelet`: the answer and the first reason. */
+function summaryLine(report: Report): string {
+  const first = report.findings.find((f) => f.severity === 'error') ?? report.findings.find((f) => f.id === 'cannot-decide');
+  const fallback = report.fallback.active ? ` (fallback active: without ${report.fallback.removedProviders?.join(', ') || 'credential providers'})` : '';
+  if (report.kubeletWillStart === true) return `node-check: kubelet is predicted to start${fallback}.\n`;
+  if (report.kubeletWillStart === false) return `node-check: kubelet will NOT start: ${first?.message ?? ''} [${first?.id ?? ''}]\n`;
+  return `node-check: cannot tell whether kubelet will start: ${first?.message ?? ''}\n`;
+}

@@ -1,0 +1,125 @@
+/**
+ * `node-check serve`: a small daemon. Serves /metrics and /healthz, re-checks every --interval and
+ * whenever the unit, its drop-ins, the provider config or the plugin directory change, and writes a
+ * journal entry only when the answer changes. Nothing latches: every check starts from the node.
+ */
+import { createServer, type Server } from 'node:http';
+import type { Settings } from '../../settings.js';
+import type { CliIo } from '../io.js';
+import type { Report } from '../../model/report.js';
+import { runNodeCheck, autoRestore } from '../../run-node-check.js';
+import { renderMetrics } from '../../sinks/metrics.js';
+import { journalEntriesFor } from '../../sinks/journal-entry.js';
+import { writeJournal } from '../../sinks/journal.js';
+import { watchPaths, type Watcher } from '../../serve/watch.js';
+import { VERSION } from '../../version.js';
+
+const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/local/lib/systemd/system', '/usr/lib/systemd/system', '/lib/systemd/system'];
+
+export async function runServe(settings: Settings, io: CliIo): Promise<number> {
+  const state: { report?: Report; metrics?: string; checkedAt?: number; answerKey?: string } = {};
+  let watcher: Watcher | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  const check = async (): Promise<void> => {
+    const started = Date.now();
+    let report = await runNodeCheck(settings, { applyFallback: false, timeoutMs: () => settings.timeoutSeconds * 1000 });
+    if (settings.autoRestore && report.fallback.active) {
+      const restored = await autoRestore(settings, report, io);
+      if (restored) report = restored;
+    }
+    state.metrics = await renderMetrics(report, { version: VERSION, durationSeconds: (Date.now() - started) / 1000, nowSeconds: Date.now() / 1000 });
+    state.report = report;
+    state.checkedAt = Date.now();
+    const key = answerKey(report);
+    if (key !== state.answerKey) {
+      const entries = journalEntriesFor(report, { unit: settings.unit });
+      if (settings.journal && entries.length > 0) await writeJournal(entries, { timeoutMs: 5000, stderr: io.stderr });
+      io.stderr(`node-check: ${state.answerKey === undefined ? 'first check' : 'answer changed'}: kubelet ${report.kubeletWillStart === true ? 'is predicted to start' : report.kubeletWillStart === false ? 'will NOT start' : 'start cannot be predicted'}\n`);
+      state.answerKey = key;
+    }
+    watcher?.close();
+    watcher = watchPaths(settings.root, pathsToWatch(settings.unit, report), scheduleCheck);
+  };
+  /** One check at a time; a change during a check triggers exactly one more. */
+  function scheduleCheck(): void {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = check()
+      .catch((error) => io.stderr(`<4>node-check: check failed: ${(error as Error).message}\n`))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          scheduleCheck();
+        }
+      });
+  }
+
+  const server = createServer((request, response) => {
+    const url = (request.url ?? '/').split('?')[0];
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    } else if (url === '/metrics' && state.metrics) {
+      response.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }).end(state.metrics);
+    } else if (url === '/metrics') {
+      response.writeHead(503, { 'Content-Type': 'text/plain' }).end('first check not finished\n');
+    } else if (url === '/healthz') {
+      const fresh = state.checkedAt !== undefined && Date.now() - state.checkedAt < 3 * settings.intervalSeconds * 1000 + settings.timeoutSeconds * 1000;
+      response.writeHead(fresh ? 200 : 503, { 'Content-Type': 'text/plain' }).end(fresh ? 'ok\n' : 'checks are stale\n');
+    } else {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: try /metrics or /healthz\n');
+    }
+  });
+
+  try {
+    await listen(server, settings.listen);
+  } catch (error) {
+    io.stderr(`node-check: cannot listen on ${settings.listen}: ${(error as Error).message}\n`);
+    return 2;
+  }
+  io.stderr(`node-check ${VERSION}: serving /metrics and /healthz on ${settings.listen}, re-checking every ${settings.intervalSeconds} s\n`);
+  scheduleCheck();
+  const interval = setInterval(scheduleCheck, settings.intervalSeconds * 1000);
+
+  const signal = await io.shutdownSignal;
+  io.stderr(`node-check: ${signal}: shutting down\n`);
+  clearInterval(interval);
+  watcher?.close();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  await running;
+  watcher?.close();
+  return 0;
+}
+
+function listen(server: Server, address: string): Promise<void> {
+  const colon = address.lastIndexOf(':');
+  const host = address.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+  const port = Number(address.slice(colon + 1));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** What changes the answer: kubelet's prediction, the finding kinds, and the fallback. */
+function answerKey(report: Report): string {
+  return JSON.stringify([report.kubeletWillStart, [...new Set(report.findings.map((f) => f.id))].sort(), report.fallback.active]);
+}
+
+function pathsToWatch(unit: string, report: Report): string[] {
+  const paths = [...UNIT_DIRECTORIES, ...UNIT_DIRECTORIES.map((dir) => `${dir}/${unit}.d`), ...report.kubelet.dropIns];
+  if (report.kubelet.unitFile) paths.push(report.kubelet.unitFile);
+  const config = report.kubelet.credentialProviderConfig;
+  if (config) paths.push(config, config.replace(/\/[^/]*\/?$/, '') || '/');
+  if (report.kubelet.credentialProviderBinDir) paths.push(report.kubelet.credentialProviderBinDir);
+  paths.push('/run/node-check');
+  return paths;
+}

@@ -1,0 +1,65 @@
+/**
+ * A check as preflight and serve run it: the fallback first when asked (it decides from the unit
+ * without node-check's own drop-in), then the check of the unit as systemd will run it, with the
+ * fallback's status. `check` uses checkNode directly plus the same status.
+ */
+import type { Settings } from './settings.js';
+import type { CliIo } from './cli/io.js';
+import type { Report } from './model/report.js';
+import { checkNode } from './check-node.js';
+import { RootFs } from './host/root-fs.js';
+import { applyNodeFallback } from './fallback/node-fallback.js';
+import { fallbackStatus, readFallbackState } from './fallback/state.js';
+
+export interface RunOptions {
+  /** Apply, keep or revert the fallback before checking (preflight --fallback, serve --auto-restore). */
+  readonly applyFallback: boolean;
+  /** Milliseconds left in the caller's budget. */
+  readonly timeoutMs: () => number;
+  /** Where to say that the fallback could not be applied. */
+  readonly warn?: (text: string) => void;
+}
+
+export async function runNodeCheck(settings: Settings, options: RunOptions): Promise<Report> {
+  let knownVersion = settings.kubeletVersion;
+  if (options.applyFallback) {
+    try {
+      const outcome = await applyNodeFallback({ root: settings.root, unit: settings.unit, kubeletVersion: settings.kubeletVersion, timeoutMs: options.timeoutMs() });
+      // The version was just asked of kubelet; do not ask twice on kubelet's start path.
+      knownVersion ??= outcome.model?.kubeletVersion?.text;
+      if (!outcome.result.ok) options.warn?.(`<4>node-check: fallback ${outcome.plan.action} incomplete: ${outcome.result.problems.join('; ')}\n`);
+      else if (outcome.plan.action === 'refuse') options.warn?.(`<5>node-check: fallback not applied: ${outcome.plan.reason}\n`);
+    } catch (error) {
+      options.warn?.(`<4>node-check: fallback not evaluated: ${(error as Error).message}\n`);
+    }
+  }
+  const reading = readFallbackState(new RootFs(settings.root), { unit: settings.unit });
+  const report = await checkNode({
+    root: settings.root,
+    unit: settings.unit,
+    kubeletVersion: knownVersion,
+    versionProbeTimeoutMs: Math.min(2000, options.timeoutMs()),
+    fallback: fallbackStatus(reading, settings.fallback),
+  });
+  if (knownVersion !== undefined && settings.kubeletVersion === undefined && report.kubeletVersion) {
+    return { ...report, kubeletVersionSource: 'binary' };
+  }
+  return report;
+}
+
+/**
+ * serve --auto-restore: while kubelet runs under the fallback, revert it as soon as the plugin is
+ * back, and restart kubelet so that it picks up its full configuration. Returns the new report,
+ * or undefined when nothing changed.
+ */
+export async function autoRestore(settings: Settings, report: Report, io: CliIo): Promise<Report | undefined> {
+  const outcome = await applyNodeFallback({ root: settings.root, unit: settings.unit, kubeletVersion: settings.kubeletVersion, timeoutMs: settings.timeoutSeconds * 1000 });
+  if (outcome.plan.action !== 'revert' || !outcome.result.ok) return undefined;
+  io.stderr(`<5>node-check: credential providers are back (${report.fallback.removedProviders?.join(', ') ?? ''}); fallback reverted\n`);
+  if (new RootFs(settings.root).isHostRoot) {
+    const { execa } = await import('execa');
+    const restart = await execa('systemctl', ['try-restart', settings.unit], { reject: false, timeout: settings.timeoutSeconds * 1000 });
+    if (restart.exitCode !== 0) io.stderr(`<4>node-check: systemctl try-restart ${settings.unit} failed: ${String(restart.stderr).trim()}\n`);
+  }
+  return runNodeCheck(settings, { applyFallback: false, timeoutMs: () => settings.timeoutSeconds * 1000 });
+}
