@@ -4,6 +4,7 @@
  */
 import type { Finding } from '../model/findings.js';
 import type { NodeModel } from '../model/node.js';
+import type { FallbackStatus } from '../model/report.js';
 import { CredentialFlag, lastValue } from '../kubelet/flags.js';
 import { NEWEST_MODELLED_MINOR, OLDEST_MODELLED_MINOR, type KubeletVersion } from '../kubelet/version.js';
 
@@ -17,9 +18,10 @@ export function cannotDecide(message: string, path?: string): Finding {
   };
 }
 
-export function contextFindings(model: NodeModel, version: KubeletVersion | undefined): Finding[] {
+export function contextFindings(model: NodeModel, version: KubeletVersion | undefined, fallback?: FallbackStatus): Finding[] {
   const findings: Finding[] = [];
   const { service } = model;
+  if (fallback?.active) findings.push(fallbackActive(fallback));
 
   for (const diagnostic of service.diagnostics) {
     const where = diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ''}: ` : '';
@@ -103,5 +105,18 @@ function kubeletRefuses(model: NodeModel, why: string): Finding {
     message: `Kubelet will refuse its command line because ${why} (unrelated to credential providers).`,
     ...(source ? { path: source.file } : {}),
     remediation: `Correct ExecStart= in ${source ? `${source.file}:${source.line}` : 'the kubelet unit'}.`,
+  };
+}
+
+/** Loud on purpose: kubelet is up, but pulls that need the removed providers fail. */
+function fallbackActive(fallback: FallbackStatus): Finding {
+  const removed = fallback.removedProviders?.length ? fallback.removedProviders.map((p) => `"${p}"`).join(', ') : 'its credential providers';
+  return {
+    id: 'fallback-active',
+    severity: 'warning',
+    message: `Kubelet runs under the node-check fallback${fallback.since ? ` since ${fallback.since}` : ''} without ${removed}: image pulls that need ${fallback.removedProviders?.length === 1 ? 'it' : 'them'} fail. ${fallback.reason ?? ''}`.trim(),
+    ...(fallback.dropInPath ? { path: fallback.dropInPath } : {}),
+    ...(fallback.removedProviders?.length === 1 ? { provider: fallback.removedProviders[0] } : {}),
+    remediation: 'Install the missing plugin; the next kubelet start (or `node-check fallback revert` and `systemctl restart kubelet`) restores the full configuration.',
   };
 }

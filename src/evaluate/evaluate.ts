@@ -37,7 +37,7 @@ interface VersionVerdict {
 export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Report {
   const fallback = options.fallback ?? { enabled: false, active: false };
   const version = model.kubeletVersion ? parseKubeletVersion(model.kubeletVersion.text) : undefined;
-  const findings: Finding[] = [...contextFindings(model, version)];
+  const findings: Finding[] = [...contextFindings(model, version, fallback)];
   const flags = credentialFlags(model);
   const minors = version ? [clampMinor(version.minor)] : MODELLED_MINORS;
   const base = {
