@@ -29,7 +29,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .scriptName('node-check')
     .usage('$0 [command] [options]')
     .epilogue('Predicts whether kubelet will refuse to start because of its image credential provider setup.\nExit codes: 0 kubelet will start, 1 it will not, 2 cannot tell, 64 usage error.')
-    .command(['check', '$0'], 'inspect the node and report (default)', (y) => y, pick(runCheck))
+    .command(['check', '$0'], 'inspect the node and report (default)', (y) =>
+      y.check((args) => {
+        const extra = args._.filter((word) => word !== 'check');
+        if (extra.length > 0) throw new Error(`unknown command "${String(extra[0])}"`);
+        return true;
+      }), pick(runCheck))
     .command('preflight', "kubelet's ExecStartPre: check, then fallback (when enabled), journal and metrics", (y) =>
       y
         .option('textfile-dir', { type: 'string', describe: 'node_exporter textfile directory [default: /var/lib/node_exporter/textfile_collector]' })

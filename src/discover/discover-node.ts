@@ -4,7 +4,7 @@
  * touch under any modelled version. Produces a NodeModel; decides nothing.
  */
 import { parse as parseYaml } from 'yaml';
-import { RootFs } from '../host/root-fs.js';
+import { RootFs, goErrnoText } from '../host/root-fs.js';
 import { parseElf, EXECUTABLE_HEAD_BYTES, machineOfNodeArch } from '../host/elf.js';
 import type { FileTable, KubeletConfigFacts, NodeModel, PathFact } from '../model/node.js';
 import type { FeatureGates } from '../kubelet/feature-gates.js';
@@ -126,7 +126,7 @@ function readKubeletConfig(fs: RootFs, configFile: string | undefined, configDir
 /** kubelet's --config-dir walk: filepath.WalkDir (lexical, recursive), files ending in ".conf". */
 function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, depth = 0): string | undefined {
   const listed = fs.readdir(dir);
-  if (!listed.ok) return depth === 0 && listed.code !== 'ENOENT' ? `cannot read ${dir}: ${listed.code}` : undefined;
+  if (!listed.ok) return depth === 0 && listed.code !== 'ENOENT' ? `cannot read ${dir}: ${goErrnoText(listed.code)}` : undefined;
   for (const entry of [...listed.entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)))) {
     const path = goJoin(dir, entry.name);
     if (entry.isDirectory) {
@@ -140,7 +140,7 @@ function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, d
 
 function readYamlDocument(fs: RootFs, path: string): { document: unknown } | { problem: string } {
   const read = fs.readFile(path, 1024 * 1024);
-  if (!read.ok) return { problem: `cannot read ${path}: ${read.code}` };
+  if (!read.ok) return { problem: `cannot read ${path}: ${goErrnoText(read.code)}` };
   try {
     return { document: parseYaml(read.data.toString('utf8'), { maxAliasCount: 100, uniqueKeys: false }) };
   } catch (error) {
