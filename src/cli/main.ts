@@ -18,5 +18,7 @@ try {
   process.stderr.write(`node-check: internal error: ${(error as Error)?.message ?? String(error)}\n`);
   process.exitCode = 2;
 }
-// Pending signal listeners must not keep a finished command alive.
-if (!process.argv.slice(2).includes('serve')) process.removeAllListeners('SIGTERM').removeAllListeners('SIGINT');
+// The command has answered. Work it abandoned (preflight's budget ran out) must not keep the
+// process, and with it kubelet's start, waiting: exit once output is flushed. unref() lets a
+// process with nothing left exit at once, as usual.
+setTimeout(() => process.exit(), 1000).unref();

@@ -1,0 +1,95 @@
+/** preflight and serve through the shipped bundle, with the sinks pointed at temp directories. */
+import t from 'tap';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brokenAcrNode, BIN_DIR } from '../helpers/node-root.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const bundle = path.join(repo, 'dist/node-check.mjs');
+if (!existsSync(bundle)) spawnSync(process.execPath, [path.join(repo, 'scripts/build.mjs')], { stdio: 'inherit' });
+const env = { PATH: process.env.PATH ?? '', NODE_CHECK_CONFIG: '' };
+
+t.test('preflight writes the metrics file atomically and exits like check', async (t) => {
+  const base = t.testdir({ root: {}, textfiles: {} });
+  const root = brokenAcrNode(path.join(base, 'root'));
+  const textfiles = path.join(base, 'textfiles');
+  const run = () => spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--textfile-dir', textfiles], { encoding: 'utf8', env });
+  const failing = run();
+  t.equal(failing.status, 1);
+  t.match(failing.stdout, /kubelet will NOT start: .*acr-credential-provider.* \[plugin-binary-missing\]/);
+  t.same(readdirSync(textfiles), ['node-check.prom'], 'no temp files left behind');
+  const metrics = readFileSync(path.join(textfiles, 'node-check.prom'), 'utf8');
+  t.match(metrics, /^nodecheck_kubelet_start_ok 0$/m);
+  t.match(metrics, /^nodecheck_credential_provider_plugin_ok\{provider="acr-credential-provider"\} 0$/m);
+
+  writeFileSync(path.join(root, BIN_DIR, 'acr-credential-provider'), '#!/bin/sh\n', { mode: 0o755 });
+  const passing = run();
+  t.equal(passing.status, 0);
+  t.match(readFileSync(path.join(textfiles, 'node-check.prom'), 'utf8'), /^nodecheck_kubelet_start_ok 1$/m, 'the whole file is rewritten');
+});
+
+t.test('without a journal socket, entries go to stderr with a priority prefix', async (t) => {
+  const root = brokenAcrNode(t.testdir());
+  const result = spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--kubelet-version', '1.28.7', '--no-metrics'], { encoding: 'utf8', env });
+  t.equal(result.status, 1);
+  // This test machine has no journald; on one that has, the entry goes there instead.
+  if (!existsSync('/run/systemd/journal/socket')) t.match(result.stderr, /^<3>node-check: .*acr-credential-provider/m);
+});
+
+t.test('a metrics directory that cannot be written does not change the answer', async (t) => {
+  const root = brokenAcrNode(t.testdir());
+  const result = spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--textfile-dir', '/nonexistent/deeper/dir'], { encoding: 'utf8', env });
+  t.equal(result.status, 1);
+  t.match(result.stderr, /<4>node-check: metrics: /);
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+t.test('serve: /metrics, /healthz, re-check on change, clean SIGTERM', async (t) => {
+  const root = brokenAcrNode(t.testdir());
+  const port = await freePort();
+  const child = spawn(process.execPath, [bundle, 'serve', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--listen', `127.0.0.1:${port}`, '--interval', '300'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  t.teardown(() => child.kill('SIGKILL'));
+
+  const get = async (url: string) => {
+    const response = await fetch(`http://127.0.0.1:${port}${url}`);
+    return { status: response.status, body: await response.text() };
+  };
+  const eventually = async (what: string, predicate: () => Promise<boolean>) => {
+    for (let i = 0; i < 100; i++) {
+      try {
+        if (await predicate()) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    t.fail(`timed out waiting for ${what}; stderr: ${stderr}`);
+  };
+
+  await eventually('the first check', async () => (await get('/metrics')).status === 200);
+  t.match((await get('/metrics')).body, /^nodecheck_kubelet_start_ok 0$/m);
+  t.equal((await get('/healthz')).status, 200);
+  t.equal((await get('/nope')).status, 404);
+
+  writeFileSync(path.join(root, BIN_DIR, 'acr-credential-provider'), '#!/bin/sh\n', { mode: 0o755 });
+  await eventually('the re-check after the plugin appeared', async () => /^nodecheck_kubelet_start_ok 1$/m.test((await get('/metrics')).body));
+  t.match(stderr, /answer changed/);
+
+  child.kill('SIGTERM');
+  t.equal(await exited, 0, 'SIGTERM shuts down cleanly');
+});
