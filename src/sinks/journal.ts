@@ -6,6 +6,15 @@
  * (sd_journal_sendv ignores ENOENT), so the socket is checked first. Without it, or when logger
  * is missing, fails or runs out of time, the entries go to stderr as `<N>`-prefixed lines, which
  * systemd files under the calling unit (kubelet's, for ExecStartPre) at that priority.
+ *
+ * Which unit an entry belongs to: journald reads the sender's cgroup from /proc/<pid> when it
+ * handles the datagram, and logger has often exited (and been reaped) by then, so logger's own
+ * _SYSTEMD_UNIT= is missing now and then (seen in the booted-node tests: on the first kubelet start
+ * after boot, `journalctl -u kubelet` lacked the entry). With `objectPid`, each entry carries
+ * OBJECT_PID=; for a root sender journald then adds OBJECT_SYSTEMD_UNIT= and the other OBJECT_
+ * fields from that process, which is alive (it waits for logger), and `journalctl -u UNIT` matches
+ * OBJECT_SYSTEMD_UNIT=UNIT _UID=0 (systemd journald-native.c allow_object_pid, journalctl
+ * add_matches_for_unit).
  */
 import { statSync } from 'node:fs';
 import { formatForStderr, serializeForLogger, type JournalEntry } from './journal-entry.js';
@@ -20,6 +29,8 @@ export interface WriteJournalOptions {
   /** Bound on all logger runs together. */
   readonly timeoutMs: number;
   readonly stderr: (text: string) => void;
+  /** The live process the entries are about, normally process.pid: sent as OBJECT_PID= (see above). */
+  readonly objectPid?: number;
 }
 
 /** Where the entries went: all to the journal, or (some or all) to stderr. Never throws. */
@@ -42,11 +53,12 @@ export async function writeJournal(entries: readonly JournalEntry[], options: Wr
   }
   const deadline = Date.now() + options.timeoutMs;
   const logger = options.loggerPath ?? 'logger';
+  const objectPidLine = options.objectPid !== undefined && Number.isSafeInteger(options.objectPid) && options.objectPid > 0 ? `OBJECT_PID=${options.objectPid}\n` : '';
   for (const [index, entry] of entries.entries()) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return toStderr(index, `out of time after ${options.timeoutMs} ms`);
     const result = await execa(logger, ['--journald'], {
-      input: serializeForLogger(entry),
+      input: withObjectPid(serializeForLogger(entry), objectPidLine),
       timeout: remaining,
       reject: false,
       stdout: 'ignore',
@@ -62,6 +74,10 @@ export async function writeJournal(entries: readonly JournalEntry[], options: Wr
     }
   }
   return 'journal';
+}
+
+function withObjectPid(serialized: string, objectPidLine: string): string {
+  return serialized === '' ? serialized : serialized + objectPidLine;
 }
 
 function isSocket(path: string): boolean {

@@ -66,6 +66,17 @@ t.test('with the journal socket: one logger --journald run per entry, the entry 
   t.same(stderr, []);
 });
 
+t.test('with objectPid: each entry ends with OBJECT_PID=, so journald files it under that live process\'s unit', async (t) => {
+  const dir = t.testdir({ calls: {} });
+  const socketPath = await listeningSocket(t);
+  const where = await writeJournal(entries, { socketPath, loggerPath: fakeLogger(dir), timeoutMs: 30_000, stderr: () => {}, objectPid: 4242 });
+  t.equal(where, 'journal');
+  t.same(calls(dir).map((c) => c.stdin), entries.map((e) => `${serializeForLogger(e)}OBJECT_PID=4242\n`));
+  const invalid = t.testdir({ calls: {} });
+  await writeJournal(entries, { socketPath, loggerPath: fakeLogger(invalid), timeoutMs: 30_000, stderr: () => {}, objectPid: -1 });
+  t.same(calls(invalid).map((c) => c.stdin), entries.map((e) => serializeForLogger(e)), 'no OBJECT_PID for a pid that cannot be one');
+});
+
 t.test('without the socket: nothing runs, each entry is one <N>-prefixed stderr line', async (t) => {
   const dir = t.testdir({ calls: {} });
   const stderr: string[] = [];

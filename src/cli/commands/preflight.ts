@@ -40,7 +40,7 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
       }
       if (settings.journal) {
         const entries = journalEntriesFor(report, { unit: settings.unit });
-        if (entries.length > 0) await writeJournal(entries, { timeoutMs: remainingMs(), stderr: io.stderr });
+        if (entries.length > 0) await writeJournal(entries, { timeoutMs: remainingMs(), stderr: io.stderr, objectPid: process.pid });
       }
       for (const problem of sinkErrors) io.stderr(`<4>node-check: ${problem}\n`);
       return exitCodeFor(report);

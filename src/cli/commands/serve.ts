@@ -35,7 +35,7 @@ export async function runServe(settings: Settings, io: CliIo): Promise<number> {
     const key = answerKey(report);
     if (key !== state.answerKey) {
       const entries = journalEntriesFor(report, { unit: settings.unit });
-      if (settings.journal && entries.length > 0) await writeJournal(entries, { timeoutMs: 5000, stderr: io.stderr });
+      if (settings.journal && entries.length > 0) await writeJournal(entries, { timeoutMs: 5000, stderr: io.stderr, objectPid: process.pid });
       io.stderr(`node-check: ${state.answerKey === undefined ? 'first check' : 'answer changed'}: kubelet ${report.kubeletWillStart === true ? 'is predicted to start' : report.kubeletWillStart === false ? 'will NOT start' : 'start cannot be predicted'}\n`);
       state.answerKey = key;
     }
