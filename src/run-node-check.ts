@@ -10,13 +10,14 @@ import { checkNode } from './check-node.js';
 import { RootFs } from './host/root-fs.js';
 import { applyNodeFallback } from './fallback/node-fallback.js';
 import { fallbackStatus, readFallbackState } from './fallback/state.js';
+import { escapeUnprintable } from './sinks/printable.js';
 
 export interface RunOptions {
   /** Apply, keep or revert the fallback before checking (preflight --fallback, serve --auto-restore). */
   readonly applyFallback: boolean;
   /** Milliseconds left in the caller's budget. */
   readonly timeoutMs: () => number;
-  /** Where to say that the fallback could not be applied. */
+  /** Where to say that the fallback could not be applied: one `<N>`-prefixed line each, untrusted text escaped (it lands in the journal line by line). */
   readonly warn?: (text: string) => void;
 }
 
@@ -27,10 +28,10 @@ export async function runNodeCheck(settings: Settings, options: RunOptions): Pro
       const outcome = await applyNodeFallback({ root: settings.root, unit: settings.unit, kubeletVersion: settings.kubeletVersion, timeoutMs: options.timeoutMs() });
       // The version was just asked of kubelet; do not ask twice on kubelet's start path.
       knownVersion ??= outcome.model?.kubeletVersion?.text;
-      if (!outcome.result.ok) options.warn?.(`<4>node-check: fallback ${outcome.plan.action} incomplete: ${outcome.result.problems.join('; ')}\n`);
-      else if (outcome.plan.action === 'refuse') options.warn?.(`<5>node-check: fallback not applied: ${outcome.plan.reason}\n`);
+      if (!outcome.result.ok) options.warn?.(`<4>node-check: fallback ${outcome.plan.action} incomplete: ${escapeUnprintable(outcome.result.problems.join('; '))}\n`);
+      else if (outcome.plan.action === 'refuse') options.warn?.(`<5>node-check: fallback not applied: ${escapeUnprintable(outcome.plan.reason)}\n`);
     } catch (error) {
-      options.warn?.(`<4>node-check: fallback not evaluated: ${(error as Error).message}\n`);
+      options.warn?.(`<4>node-check: fallback not evaluated: ${escapeUnprintable((error as Error).message)}\n`);
     }
   }
   const reading = readFallbackState(new RootFs(settings.root), { unit: settings.unit });
@@ -55,7 +56,7 @@ export async function runNodeCheck(settings: Settings, options: RunOptions): Pro
 export async function autoRestore(settings: Settings, report: Report, io: CliIo): Promise<Report | undefined> {
   const outcome = await applyNodeFallback({ root: settings.root, unit: settings.unit, kubeletVersion: settings.kubeletVersion, timeoutMs: settings.timeoutSeconds * 1000 });
   if (outcome.plan.action !== 'revert' || !outcome.result.ok) return undefined;
-  io.stderr(`<5>node-check: credential providers are back (${report.fallback.removedProviders?.join(', ') ?? ''}); fallback reverted\n`);
+  io.stderr(`<5>node-check: credential providers are back (${escapeUnprintable(report.fallback.removedProviders?.join(', ') ?? '')}); fallback reverted\n`);
   if (new RootFs(settings.root).isHostRoot) {
     const { execa } = await import('execa');
     const restart = await execa('systemctl', ['try-restart', settings.unit], { reject: false, timeout: settings.timeoutSeconds * 1000 });

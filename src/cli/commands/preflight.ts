@@ -11,6 +11,7 @@ import { withinBudget } from '../budget.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { renderMetrics, writeTextfile } from '../../sinks/metrics.js';
+import { escapeUnprintable } from '../../sinks/printable.js';
 import { VERSION } from '../../version.js';
 
 export const TEXTFILE_NAME = 'node-check.prom';
@@ -42,7 +43,7 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
         const entries = journalEntriesFor(report, { unit: settings.unit });
         if (entries.length > 0) await writeJournal(entries, { timeoutMs: remainingMs(), stderr: io.stderr, objectPid: process.pid });
       }
-      for (const problem of sinkErrors) io.stderr(`<4>node-check: ${problem}\n`);
+      for (const problem of sinkErrors) io.stderr(`<4>node-check: ${escapeUnprintable(problem)}\n`);
       return exitCodeFor(report);
     },
     () => {
@@ -52,11 +53,16 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
   );
 }
 
-/** One line for `systemctl status kubelet`: the answer and the first reason. */
-function summaryLine(report: Report): string {
+/**
+ * One line for `systemctl status kubelet`: the answer and the first reason. Exactly one line: it
+ * goes to the journal through kubelet's stdout stream, where every line break starts a new entry
+ * and a leading `<N>` sets its priority, so text from config files (provider names, paths) is
+ * escaped.
+ */
+export function summaryLine(report: Report): string {
   const first = report.findings.find((f) => f.severity === 'error') ?? report.findings.find((f) => f.id === 'cannot-decide');
   const fallback = report.fallback.active ? ` (fallback active: without ${report.fallback.removedProviders?.join(', ') || 'credential providers'})` : '';
-  if (report.kubeletWillStart === true) return `node-check: kubelet is predicted to start${fallback}.\n`;
-  if (report.kubeletWillStart === false) return `node-check: kubelet will NOT start: ${first?.message ?? ''} [${first?.id ?? ''}]\n`;
-  return `node-check: cannot tell whether kubelet will start: ${first?.message ?? ''}\n`;
+  if (report.kubeletWillStart === true) return `node-check: kubelet is predicted to start${escapeUnprintable(fallback)}.\n`;
+  if (report.kubeletWillStart === false) return `node-check: kubelet will NOT start: ${escapeUnprintable(first?.message ?? '')} [${escapeUnprintable(first?.id ?? '')}]\n`;
+  return `node-check: cannot tell whether kubelet will start: ${escapeUnprintable(first?.message ?? '')}\n`;
 }
