@@ -56,7 +56,8 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
   }
 
   const configured = (lastValue(flags, CredentialFlag.config) ?? '') !== '' || (lastValue(flags, CredentialFlag.binDir) ?? '') !== '';
-  if (!configured) {
+  // Under the fallback the flags are gone on purpose; the fallback-active warning says so.
+  if (!configured && !fallback?.active) {
     findings.push({
       id: 'credential-providers-not-configured',
       severity: 'info',

@@ -21,7 +21,8 @@ export function renderText(report: Report, style: TextStyle): string {
   const lines: string[] = [];
 
   if (report.fallback.active) {
-    lines.push(yellow(`! FALLBACK ACTIVE since ${report.fallback.since ?? '?'}: kubelet runs without ${(report.fallback.removedProviders ?? []).join(', ') || 'some credential providers'}; image pulls that need them fail.`));
+    const removed = report.fallback.removedProviders ?? [];
+    lines.push(yellow(`! FALLBACK ACTIVE since ${report.fallback.since ?? '?'}: kubelet runs without ${removed.join(', ') || 'some credential providers'}; image pulls that need ${removed.length === 1 ? 'it' : 'them'} fail.`));
   }
   const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion}` : 'kubelet version unknown';
   lines.push(bold(`${report.kubelet.unit}`) + dim(` (${report.kubelet.unitFile ?? 'unit file not found'}; ${version})`));
