@@ -10,7 +10,7 @@ import { checkNode } from './check-node.js';
 import { RootFs } from './host/root-fs.js';
 import { applyNodeFallback } from './fallback/node-fallback.js';
 import { fallbackStatus, readFallbackState } from './fallback/state.js';
-import { escapeUnprintable } from './sinks/printable.js';
+import { escapeUnprintable } from './render/printable.js';
 
 export interface RunOptions {
   /** Apply, keep or revert the fallback before checking (preflight --fallback, serve --auto-restore). */

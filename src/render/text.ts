@@ -5,6 +5,7 @@
 import type { Finding } from '../model/findings.js';
 import type { Report } from '../model/report.js';
 import { exitCodeFor } from '../model/report.js';
+import { escapeUnprintable as safe } from './printable.js';
 
 export interface TextStyle {
   readonly color: boolean;
@@ -22,7 +23,7 @@ export function renderText(report: Report, style: TextStyle): string {
 
   if (report.fallback.active) {
     const removed = report.fallback.removedProviders ?? [];
-    lines.push(yellow(`! FALLBACK ACTIVE since ${report.fallback.since ?? '?'}: kubelet runs without ${removed.join(', ') || 'some credential providers'}; image pulls that need ${removed.length === 1 ? 'it' : 'them'} fail.`));
+    lines.push(yellow(`! FALLBACK ACTIVE since ${report.fallback.since ?? '?'}: kubelet runs without ${safe(removed.join(', ')) || 'some credential providers'}; image pulls that need ${removed.length === 1 ? 'it' : 'them'} fail.`));
   }
   const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion}` : 'kubelet version unknown';
   lines.push(bold(`${report.kubelet.unit}`) + dim(` (${report.kubelet.unitFile ?? 'unit file not found'}; ${version})`));
@@ -33,11 +34,11 @@ export function renderText(report: Report, style: TextStyle): string {
       : yellow(`? node-check cannot tell whether kubelet will start`);
   lines.push(headline);
   if (report.kubelet.credentialProviderConfig || report.kubelet.credentialProviderBinDir) {
-    lines.push(dim(`  credential provider config: ${report.kubelet.credentialProviderConfig ?? '(empty)'}`));
-    lines.push(dim(`  plugin directory:           ${report.kubelet.credentialProviderBinDir ?? '(empty)'}`));
+    lines.push(dim(`  credential provider config: ${safe(report.kubelet.credentialProviderConfig ?? '(empty)')}`));
+    lines.push(dim(`  plugin directory:           ${safe(report.kubelet.credentialProviderBinDir ?? '(empty)')}`));
     for (const provider of report.kubelet.providers) {
       const mark = provider.pluginOk === true ? green('ok') : provider.pluginOk === false ? red('FAIL') : yellow('depends on version');
-      lines.push(dim(`  provider ${provider.name}: `) + mark + dim(` (${provider.binary})`));
+      lines.push(dim(`  provider ${safe(provider.name)}: `) + mark + dim(` (${safe(provider.binary)})`));
     }
   }
 
@@ -57,10 +58,11 @@ function renderFinding(finding: Finding, p: Painters): string[] {
   const label = finding.severity === 'error' ? p.red('error  ') : finding.severity === 'warning' ? p.yellow('warning') : p.dim('info   ');
   const lines = [`${label} ${p.bold(finding.id)}${finding.versions ? p.dim(` (kubelet ${finding.versions})`) : ''}`];
   const indent = '        ';
-  lines.push(indent + finding.message);
+  // Messages carry provider names and paths from config files: never let them drive the terminal.
+  lines.push(indent + safe(finding.message));
   if (finding.kubeletError) lines.push(indent + p.dim('kubelet logs: ') + `"Failed to register CRI auth plugins" err=${JSON.stringify(finding.kubeletError)}`);
-  if (finding.path) lines.push(indent + p.dim('path: ') + finding.path);
-  lines.push(indent + p.dim('fix: ') + finding.remediation);
+  if (finding.path) lines.push(indent + p.dim('path: ') + safe(finding.path));
+  lines.push(indent + p.dim('fix: ') + safe(finding.remediation));
   lines.push('');
   return lines;
 }

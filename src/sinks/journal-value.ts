@@ -10,7 +10,7 @@
  * NUL; everything else unprintable is escaped too, so that what the journal stores (and a terminal
  * shows) is exactly the text node-check meant, and nothing can pose as another line or field.
  */
-import { escapeUnprintable } from './printable.js';
+import { escapeUnprintable } from '../render/printable.js';
 
 /** Longest value node-check sends, in UTF-16 code units; MESSAGE may be longer than the others. */
 export const MAX_VALUE_LENGTH = 2048;

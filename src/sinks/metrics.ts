@@ -14,7 +14,7 @@
 import type { Report } from '../model/report.js';
 import type { Severity } from '../model/findings.js';
 import { findingKind } from '../catalog/findings.js';
-import { escapeUnprintable } from './printable.js';
+import { escapeUnprintable } from '../render/printable.js';
 
 export { writeTextfile } from './textfile.js';
 

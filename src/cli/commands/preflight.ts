@@ -11,7 +11,7 @@ import { withinBudget } from '../budget.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { renderMetrics, writeTextfile } from '../../sinks/metrics.js';
-import { escapeUnprintable } from '../../sinks/printable.js';
+import { escapeUnprintable } from '../../render/printable.js';
 import { VERSION } from '../../version.js';
 
 export const TEXTFILE_NAME = 'node-check.prom';
