@@ -10,8 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as posix from 'node:path/posix';
-import { randomBytes } from 'node:crypto';
-import { execa } from 'execa';
+import { replaceFileAtomically, syncDirectory } from '../host/atomic-file.js';
 import type { FallbackAction, FallbackPlan } from './plan-types.js';
 import { isUnderRun, RUN_DIR } from './paths.js';
 
@@ -92,25 +91,7 @@ function writeAtomically(root: string, nodePath: string, content: string, mode: 
   const dir = ensureDirectory(root, posix.dirname(nodePath));
   const target = path.join(dir, posix.basename(nodePath));
   if (sameFile(target, content, mode)) return false;
-  const temp = path.join(dir, `.${posix.basename(nodePath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
-  try {
-    fs.writeFileSync(fd, content);
-    fs.fchmodSync(fd, mode);
-    fs.fsyncSync(fd);
-  } catch (error) {
-    fs.closeSync(fd);
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
-  fs.closeSync(fd);
-  try {
-    fs.renameSync(temp, target);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
-  syncDirectory(dir);
+  replaceFileAtomically(dir, posix.basename(nodePath), content, mode);
   return true;
 }
 
@@ -195,21 +176,13 @@ function sameFile(hostPath: string, content: string, mode: number): boolean {
   }
 }
 
-function syncDirectory(hostDir: string): void {
-  const fd = fs.openSync(hostDir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 async function needsDaemonReload(unit: string, timeoutMs: number): Promise<boolean> {
   const shown = await systemctl(['show', '--property=NeedDaemonReload', '--value', unit], timeoutMs);
   return shown.ok && shown.stdout.trim() === 'yes';
 }
 
 async function systemctl(args: readonly string[], timeoutMs: number): Promise<{ ok: true; stdout: string } | { ok: false; error: string }> {
+  const { execa } = await import('execa'); // only when systemd is told something: not on every preflight
   const run = await execa('systemctl', [...args], { timeout: timeoutMs, reject: false, stdin: 'ignore' });
   if (!run.failed) return { ok: true, stdout: String(run.stdout) };
   return { ok: false, error: run.timedOut ? `timed out after ${timeoutMs} ms` : (run.shortMessage ?? `exit ${run.exitCode}`) };

@@ -5,9 +5,9 @@
  * rename it over the target (atomic within one filesystem), then fsync the directory so the rename
  * survives a crash.
  */
-import { closeSync, fchmodSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { replaceFileAtomically } from '../host/atomic-file.js';
 
 const PROM_FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\.prom$/;
 
@@ -24,29 +24,13 @@ export function writeTextfile(dir: string, fileName: string, text: string): void
   }
   ensureDirectory(dir);
   const target = join(dir, fileName);
-  const temp = join(dir, `.${fileName}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   // The exposition format needs the final newline; node_exporter rejects the file without it.
-  const data = Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8');
-
-  let fd: number | undefined;
+  // 0644: readable by node_exporter's user. The temp name is hidden, so the collector skips it.
   try {
-    fd = openSync(temp, 'wx', 0o644); // O_EXCL: never follows or reuses an existing name
-    fchmodSync(fd, 0o644); // readable by node_exporter's user whatever the umask
-    for (let offset = 0; offset < data.length; ) offset += writeSync(fd, data, offset);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, target);
+    replaceFileAtomically(dir, fileName, text.endsWith('\n') ? text : `${text}\n`, 0o644);
   } catch (error) {
-    if (fd !== undefined) closeQuietly(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // never created, or already renamed
-    }
     throw new Error(`cannot write ${target}: ${describe(error)}`);
   }
-  syncDirectory(dir);
 }
 
 function ensureDirectory(dir: string): void {
@@ -76,27 +60,6 @@ function ensureDirectory(dir: string): void {
     mkdirSync(dir, { mode: 0o755 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create textfile directory ${dir}: ${describe(error)}`);
-  }
-}
-
-/** Makes the rename durable. Some filesystems cannot fsync a directory; the file is in place regardless. */
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // best effort: see above
-  } finally {
-    if (fd !== undefined) closeQuietly(fd);
-  }
-}
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // nothing more to do
   }
 }
 
