@@ -5,9 +5,10 @@ import type { FileTable, PathFact } from '../../src/model/node.js';
 
 const BIN = '/usr/libexec/kubelet-image-credential-provider-plugins';
 const CONFIG = '/etc/kubernetes/credential-providers/acr-credential-provider.yaml';
-const dir: PathFact = { exists: true, type: 'directory', mode: 0o755, uid: 0, gid: 0 };
-const exe: PathFact = { exists: true, type: 'file', mode: 0o755, uid: 0, gid: 0 };
-const file = (text: string): PathFact => ({ exists: true, type: 'file', mode: 0o644, uid: 0, gid: 0, content: { ok: true, data: Buffer.from(text) } });
+import { dir as directory, executable, file } from '../helpers/facts.js';
+
+const dir = directory();
+const exe = executable();
 const config = (...names: string[]) =>
   file(`apiVersion: kubelet.config.k8s.io/v1
 kind: CredentialProviderConfig

@@ -53,43 +53,8 @@ export function modelOf(spec: ModelSpec): NodeModel {
   };
 }
 
-export const dir = (names: readonly string[] = []): PathFact => ({
-  exists: true,
-  type: 'directory',
-  mode: 0o755,
-  uid: 0,
-  gid: 0,
-  entries: names.map((name) => ({ name, isDirectory: false })),
-});
-
-export const file = (content: string, mode = 0o644): PathFact => ({
-  exists: true,
-  type: 'file',
-  mode,
-  uid: 0,
-  gid: 0,
-  content: { ok: true, data: Buffer.from(content) },
-});
-
-export const executable = (mode = 0o755): PathFact => ({ exists: true, type: 'file', mode, uid: 0, gid: 0 });
-
-export const PLUGIN_DIR = '/usr/libexec/kubelet-image-credential-provider-plugins';
-
-/** templates/common/azure/files/etc-kubernetes-credential-providers-acr-credential-provider.yaml @release-4.16 (MCO). */
-export const ACR_CONFIG = `apiVersion: kubelet.config.k8s.io/v1
-kind: CredentialProviderConfig
-providers:
-  - name: acr-credential-provider
-    apiVersion: credentialprovider.kubelet.k8s.io/v1
-    defaultCacheDuration: "10m"
-    matchImages:
-      - "*.azurecr.io"
-      - "*.azurecr.cn"
-      - "*.azurecr.de"
-      - "*.azurecr.us"
-    args:
-      - /etc/kubernetes/cloud.conf
-`;
+import { PLUGIN_DIR } from '../helpers/facts.js';
+export { ACR_CONFIG, PLUGIN_DIR, dir, executable, file } from '../helpers/facts.js';
 
 /** The OpenShift 4.16 worker ExecStart= (MCO _base template, rendered for Azure), continuations joined. */
 export const OCP_416_AZURE_EXEC = [

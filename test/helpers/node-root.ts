@@ -2,20 +2,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export const BIN_DIR = '/usr/libexec/kubelet-image-credential-provider-plugins';
-export const CONFIG = '/etc/kubernetes/credential-providers/acr-credential-provider.yaml';
+import { ACR_CONFIG, PLUGIN_DIR } from './facts.js';
 
-export const ACR_CONFIG = `apiVersion: kubelet.config.k8s.io/v1
-kind: CredentialProviderConfig
-providers:
-  - name: acr-credential-provider
-    apiVersion: credentialprovider.kubelet.k8s.io/v1
-    defaultCacheDuration: "10m"
-    matchImages:
-      - "*.azurecr.io"
-    args:
-      - /etc/kubernetes/cloud.conf
-`;
+export { ACR_CONFIG };
+export const BIN_DIR = PLUGIN_DIR;
+export const CONFIG = '/etc/kubernetes/credential-providers/acr-credential-provider.yaml';
 
 export function kubeletUnit(extraArgs = `--image-credential-provider-bin-dir=${BIN_DIR} --image-credential-provider-config=${CONFIG}`): string {
   return `[Unit]
