@@ -93,3 +93,41 @@ t.test('serve: /metrics, /healthz, re-check on change, clean SIGTERM', async (t)
   child.kill('SIGTERM');
   t.equal(await exited, 0, 'SIGTERM shuts down cleanly');
 });
+
+t.test('serve --auto-restore reverts the fallback once the plugin is back', async (t) => {
+  const root = brokenAcrNode(t.testdir());
+  const apply = spawnSync(process.execPath, [bundle, 'fallback', 'apply', '--root', root, '--kubelet-version', '1.28.7'], { encoding: 'utf8', env });
+  t.equal(apply.status, 0, apply.stderr);
+  const dropIn = path.join(root, 'run/systemd/system/kubelet.service.d/99-node-check-fallback.conf');
+  t.ok(existsSync(dropIn), 'the fallback is in place');
+
+  const port = await freePort();
+  const child = spawn(process.execPath, [bundle, 'serve', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--auto-restore', '--listen', `127.0.0.1:${port}`, '--interval', '1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  t.teardown(() => child.kill('SIGKILL'));
+
+  const metrics = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const waitFor = async (what: string, predicate: () => Promise<boolean> | boolean) => {
+    for (let i = 0; i < 100; i++) {
+      try {
+        if (await predicate()) return true;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    t.fail(`timed out waiting for ${what}; stderr: ${stderr}`);
+    return false;
+  };
+  await waitFor('the fallback to be reported', async () => /^nodecheck_fallback_active 1$/m.test(await metrics()));
+  t.ok(existsSync(dropIn), 'kept while the plugin is still missing');
+
+  writeFileSync(path.join(root, BIN_DIR, 'acr-credential-provider'), '#!/bin/sh\n', { mode: 0o755 });
+  await waitFor('the revert', () => !existsSync(dropIn));
+  await waitFor('metrics without the fallback', async () => /^nodecheck_fallback_active 0$/m.test(await metrics()));
+  t.match(stderr, /fallback reverted/);
+  child.kill('SIGTERM');
+  t.equal(await exited, 0);
+});

@@ -41,6 +41,7 @@ export function writeRoot(root: string, files: Record<string, string | null | { 
 export function brokenAcrNode(root: string, extra: Parameters<typeof writeRoot>[1] = {}): string {
   return writeRoot(root, {
     '/etc/systemd/system/kubelet.service': kubeletUnit(),
+    '/etc/kubernetes/kubelet.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n',
     [CONFIG]: ACR_CONFIG,
     [BIN_DIR]: null,
     ...extra,
