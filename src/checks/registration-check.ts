@@ -40,13 +40,13 @@ function findingForFailure(failure: RegistrationFailure, context: CheckContext):
     case 'config-unreadable':
       return says(`The credential provider config ${failure.path ?? configPath} cannot be read.`, `Restore ${failure.path ?? configPath} (on OpenShift it comes from the machine config), or remove the credential provider flags.`);
     case 'config-decode-failed':
-      return says(`The credential provider config ${failure.path ?? configPath} cannot be decoded: ${failure.detail ?? ''}.`.replace(/\.\.$/, '.'), `Correct ${failure.path ?? configPath} as the decoding error says.`);
+      return says(sentence(`The credential provider config ${failure.path ?? configPath} cannot be decoded: ${failure.detail ?? ''}`), `Correct ${failure.path ?? configPath} as the decoding error says.`);
     case 'config-unknown-field':
-      return says(`The credential provider config ${failure.path ?? configPath} has fields this kubelet does not know: ${failure.detail ?? ''}.`.replace(/\.\.$/, '.'), `Remove or correct the field in ${failure.path ?? configPath}, or run a kubelet new enough to know it.`);
+      return says(sentence(`The credential provider config ${failure.path ?? configPath} has fields this kubelet does not know: ${failure.detail ?? ''}`), `Remove or correct the field in ${failure.path ?? configPath}, or run a kubelet new enough to know it.`);
     case 'config-duplicate-provider':
       return says(`The credential provider config ${configPath} names the same provider twice.`, `Remove or rename the duplicate provider in ${configPath}.`);
     case 'config-invalid':
-      return says(`The credential provider config ${configPath} fails kubelet's validation: ${failure.detail ?? ''}.`.replace(/\.\.$/, '.'), `Correct the fields named in the message in ${configPath}.`);
+      return says(sentence(`The credential provider config ${configPath} fails kubelet's validation: ${failure.detail ?? ''}`), `Correct the fields named in the message in ${configPath}.`);
     case 'plugin-binary-missing':
       return says(`Credential provider plugin "${failure.provider}" is missing: ${failure.path} does not exist.`, installPluginRemediation(context.model, failure.provider ?? '', failure.path ?? '', configPath));
     case 'plugin-binary-not-executable':
@@ -65,4 +65,9 @@ function dirRemediation(context: CheckContext): string {
   const first = providers[0];
   if (first) return installPluginRemediation(context.model, first, `${context.flags.binDir}/${first}`, context.flags.configPath);
   return `Create ${context.flags.binDir} with the plugin binaries, or remove the credential provider flags from kubelet's command line.`;
+}
+
+/** Ends a sentence built around kubelet's own text, which may or may not end in a full stop. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }
