@@ -1,10 +1,10 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { renderFindingsMarkdown, renderExplanation } from '../src/render/explain.js';
-import { allFindingKinds } from '../src/catalog/findings.js';
+import { renderFindingsMarkdown, renderExplanation } from '../../src/render/explain.js';
+import { allFindingKinds } from '../../src/catalog/findings.js';
 
 t.test('docs/findings.md is the finding catalog (regenerate with `node scripts/gen-docs.mjs`)', async (t) => {
-  t.equal(readFileSync(new URL('../docs/findings.md', import.meta.url), 'utf8'), renderFindingsMarkdown());
+  t.equal(readFileSync(new URL('../../docs/findings.md', import.meta.url), 'utf8'), renderFindingsMarkdown());
 });
 
 t.test('every finding kind has a unique id and a unique 128-bit MESSAGE_ID', async (t) => {
