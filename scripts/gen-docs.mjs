@@ -1,4 +1,4 @@
-// Writes docs/findings.md from the finding catalog (src/catalog/findings.ts); test/docs.test.ts
+// Writes docs/findings.md from the finding catalog (src/catalog/findings.ts); test/docs/findings.test.ts
 // fails when the committed file differs, so `explain` and the docs never drift apart.
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
