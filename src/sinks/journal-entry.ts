@@ -80,7 +80,7 @@ export function journalEntriesFor(report: Report, context: JournalContext): Jour
 function entryFor(group: readonly Finding[], severity: Severity, report: Report, context: JournalContext): JournalEntry[] {
   const id = group[0]!.id;
   const kind = findingKind(id);
-  // Every finding id is in the catalog (test/docs.test.ts); an unknown one has no MESSAGE_ID to file under.
+  // Every finding id is in the catalog (test/docs/findings.test.ts); an unknown one has no MESSAGE_ID to file under.
   if (kind === undefined) return [];
   const fields: [JournalFieldName, string][] = [];
   const add = (name: JournalFieldName, value: string | undefined) => {
