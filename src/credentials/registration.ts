@@ -74,6 +74,7 @@ export function simulateRegistration(input: RegistrationInput): RegistrationResu
 
   // Step 1: os.Stat(pluginBinDir).
   const binDirFact = factFor(input.files, input.binDir);
+  if (!binDirFact.exists && binDirFact.code === 'EACCES') return result({ undecidable: notRoot(input.binDir) });
   if (!binDirFact.exists) {
     if (binDirFact.code === 'ENOENT') return result({ failure: { findingId: 'bin-dir-missing', kubeletError: `plugin binary directory ${input.binDir} did not exist`, exitStatus: 1, path: input.binDir } });
     return result({
@@ -110,6 +111,8 @@ export function simulateRegistration(input: RegistrationInput): RegistrationResu
   const registered = new Set(traits.duplicateProviderNames === 'fatal-at-registration' ? BUILT_IN_PROVIDER_NAMES : []);
   for (const [index, provider] of read.config.providers.entries()) {
     const check = plugins[index]!;
+    const fact = factFor(input.files, check.binary);
+    if (!fact.exists && fact.code === 'EACCES') return result({ undecidable: notRoot(check.binary) });
     if (check.failure) return result({ failure: check.failure });
     if (registered.has(provider.name)) {
       return result({
@@ -149,11 +152,13 @@ function readConfig(input: RegistrationInput, droppedFields: { path: string; fie
     files.push(configPath);
   } else {
     // 1.34+ readCredentialProviderConfig: os.Stat, then a directory listing or the file.
+    if (!fact.exists && fact.code === 'EACCES') return { undecidable: notRoot(configPath) };
     if (!fact.exists) return failure('config-unreadable', `unable to access path ${goQuote(configPath)}: stat ${configPath}: ${goErrnoText(fact.code)}`);
     if (fact.type === 'directory') {
       const entries = fact.entries;
       if (!entries || 'error' in entries) {
         const code = entries && 'error' in entries ? entries.error : 'EIO';
+        if (code === 'EACCES') return { undecidable: notRoot(configPath) };
         return failure('config-unreadable', `unable to read directory ${goQuote(configPath)}: open ${configPath}: ${goErrnoText(code)}`);
       }
       const names = entries
@@ -175,6 +180,7 @@ function readConfig(input: RegistrationInput, droppedFields: { path: string; fie
     if (!fileFact.exists || fileFact.type === 'directory' || !content || !content.ok) {
       const code: ErrnoCode = !fileFact.exists ? fileFact.code : fileFact.type === 'directory' ? 'EISDIR' : content && !content.ok ? content.code : 'EIO';
       if (code === 'EFBIG') return { undecidable: { reason: `${file} is too large to evaluate`, path: file } };
+      if (code === 'EACCES') return { undecidable: notRoot(file) };
       const op = code === 'EISDIR' ? `read ${file}` : `open ${file}`;
       if (!traits.configMayBeDirectory) {
         return failure('config-unreadable', `unable to read external registry credential provider configuration from ${goQuote(file)}: ${op}: ${goErrnoText(code)}`);
@@ -226,6 +232,14 @@ export function checkPluginBinary(input: Pick<RegistrationInput, 'binDir' | 'fil
   if (fact.type === 'directory') return failure('plugin-binary-not-executable', lookPathError('is a directory'));
   if ((fact.mode & 0o111) === 0 || fact.noexecMount) return failure('plugin-binary-not-executable', lookPathError('permission denied'));
   return { ...base, failure: null };
+}
+
+/**
+ * Kubelet runs as root and never sees EACCES reading its files; node-check run by another user
+ * can. That says nothing about kubelet, so the answer is "cannot tell", not a failure.
+ */
+function notRoot(path: string): { reason: string; path: string } {
+  return { reason: `permission denied reading ${path}, which kubelet (as root) can read; run node-check as root`, path };
 }
 
 /** The fact for a path as kubelet (cwd "/") would resolve it. "" is ENOENT, as os.Stat("") is. */

@@ -124,3 +124,11 @@ t.test('a config too large to read makes the answer undecidable, not a failure',
   t.equal(result.failure, undefined);
   t.match(result.undecidable, { path: CONFIG });
 });
+
+t.test('permission denied (node-check not run as root) is "cannot tell", never a failure', async (t) => {
+  const denied: PathFact = { exists: false, code: 'EACCES' };
+  t.match(run(28, { [BIN]: denied, [CONFIG]: config('a') }), { failure: undefined, undecidable: { path: BIN } });
+  t.match(run(28, { [BIN]: dir, [CONFIG]: { ...file(''), content: { ok: false, code: 'EACCES' } } as PathFact }), { failure: undefined, undecidable: { path: CONFIG } });
+  t.match(run(34, { [BIN]: dir, [CONFIG]: denied }), { failure: undefined, undecidable: { path: CONFIG } });
+  t.match(run(30, { [BIN]: dir, [CONFIG]: config('a'), [`${BIN}/a`]: denied }), { failure: undefined, undecidable: { path: `${BIN}/a` } });
+});
