@@ -1,6 +1,7 @@
 import t from 'tap';
 import { decodeCredentialProviderConfig, type DecodeResult } from '../../src/credentials/decode.js';
 import { MODELLED_MINORS, traitsFor } from '../../src/kubelet/version.js';
+import { ACR_CONFIG } from '../helpers/facts.js';
 
 // Test_readCredentialProviderConfig[File] (kubernetes/kubernetes pkg/credentialprovider/plugin/
 // config_test.go; research §4.1 R1-R19) for the single-file decoding part, run for every kubelet
@@ -375,22 +376,7 @@ providers:
 });
 
 t.test('an OpenShift ACR config decodes in every version', async (t) => {
-  // openshift/machine-config-operator templates/common/azure/files/etc-kubernetes-credential-providers-acr-credential-provider.yaml (contents)
-  const acr = `apiVersion: kubelet.config.k8s.io/v1
-kind: CredentialProviderConfig
-providers:
-  - name: acr-credential-provider
-    apiVersion: credentialprovider.kubelet.k8s.io/v1
-    defaultCacheDuration: "10m"
-    matchImages:
-      - "*.azurecr.io"
-      - "*.azurecr.cn"
-      - "*.azurecr.de"
-      - "*.azurecr.us"
-    args:
-      - /etc/kubernetes/cloud.conf
-
-`;
+  const acr = ACR_CONFIG;
   forEachMinor(t, (m) => {
     const r = decode(acr, m);
     t.same(r.ok && r.config.providers[0], {
