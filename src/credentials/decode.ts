@@ -37,7 +37,6 @@ import {
 import { decodeInto, type GoValue } from './typed-decode.js';
 import type { CredentialProvider, CredentialProviderConfig, ServiceAccountTokenAttributes } from './types.js';
 
-export { providerNamesIn } from './provider-names.js';
 
 export type DecodeFailureReason = 'syntax' | 'strict' | 'type' | 'kind' | 'group' | 'version' | 'empty';
 

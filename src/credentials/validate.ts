@@ -15,7 +15,6 @@ import { goQuote } from '../go/quote.js';
 import { parseGoUrl } from '../go/url.js';
 import type { CredentialProviderConfig, FieldError } from './types.js';
 
-export { providerNamesIn } from './provider-names.js';
 
 /** The exec API versions kubelet accepts, sorted as sets.StringKeySet(apiVersions).List() returns them. */
 const EXEC_API_VERSIONS = ['credentialprovider.kubelet.k8s.io/v1', 'credentialprovider.kubelet.k8s.io/v1alpha1', 'credentialprovider.kubelet.k8s.io/v1beta1'];

@@ -12,7 +12,7 @@ import { featureGatesOf } from '../kubelet/feature-gates.js';
 import { CredentialFlag, lastValue, locateKubelet, parseKubeletFlags } from '../kubelet/flags.js';
 import { loadService } from '../systemd/load-service.js';
 import { parseEnvFile } from '../systemd/env-file.js';
-import { providerNamesIn } from '../credentials/decode.js';
+import { providerNamesIn } from '../credentials/provider-names.js';
 import { goJoin } from '../go/index.js';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';

@@ -22,10 +22,6 @@ export interface GoJsonMember {
 }
 
 /** The Value word of a json.UnmarshalTypeError for a JSON value of this kind. */
-export function goJsonValueWord(v: GoJson): 'null' | 'bool' | 'number' | 'string' | 'array' | 'object' {
-  return v.kind;
-}
-
 const MAX_NESTING_DEPTH = 10000;
 
 /** checkValid: undefined when data is one valid JSON value, else Go's SyntaxError text. */
