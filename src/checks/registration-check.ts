@@ -18,7 +18,7 @@ export const registrationCheck: Check = {
   },
 };
 
-function findingForFailure(failure: RegistrationFailure, context: CheckContext): Finding {
+export function findingForFailure(failure: RegistrationFailure, context: CheckContext): Finding {
   const { configPath, binDir } = context.flags;
   const exit = failure.exitStatus === 255 ? 'exit with status 255 (klog.Fatalf)' : 'exit with status 1';
   const base = { id: failure.findingId, severity: 'error' as const, kubeletError: failure.kubeletError };

@@ -17,6 +17,7 @@ import { goJoin } from '../go/index.js';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
 import { probeKubeletVersion } from './kubelet-version-probe.js';
+import { decideFlavor, OPENSHIFT_MARKER_PATHS, type KubeletFlavor } from '../kubelet/flavor.js';
 
 export interface DiscoverOptions {
   readonly root: string;
@@ -24,6 +25,8 @@ export interface DiscoverOptions {
   /** --kubelet-version; when absent and root is "/", `kubelet --version` is asked (never under another root). */
   readonly kubeletVersion?: string;
   readonly versionProbeTimeoutMs: number;
+  /** --kubelet-flavor; otherwise decided from evidence on the node. */
+  readonly kubeletFlavor?: KubeletFlavor;
   /** Read the node through this instead of a plain RootFs (the fallback hides its own drop-in). */
   readonly rootFs?: RootFs;
 }
@@ -57,6 +60,14 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     else versionProblem = probed.problem;
   }
 
+  const osRelease = readOsRelease(fs);
+  const flavor = decideFlavor({
+    versionText: version?.text,
+    wrapper: kubelet?.wrapper ?? [],
+    osRelease,
+    openshiftMarkers: OPENSHIFT_MARKER_PATHS.filter((path) => fs.stat(path).ok),
+  }, options.kubeletFlavor);
+
   return {
     root: fs.root,
     service,
@@ -67,7 +78,8 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     kubeletVersionProblem: versionProblem,
     files: files as FileTable,
     nodeMachine: fs.isHostRoot ? machineOfNodeArch(process.arch) : kubelet ? machineOfFile(fs, kubelet.kubeletPath) : undefined,
-    osRelease: readOsRelease(fs),
+    flavor,
+    osRelease,
   };
 }
 

@@ -6,7 +6,7 @@ import type { Finding } from '../model/findings.js';
 import type { NodeModel } from '../model/node.js';
 import type { FallbackStatus } from '../model/report.js';
 import { CredentialFlag, lastValue } from '../kubelet/flags.js';
-import { NEWEST_MODELLED_MINOR, OLDEST_MODELLED_MINOR, type KubeletVersion } from '../kubelet/version.js';
+import { isModelledMinor, NEWEST_MODELLED_MINOR, OLDEST_MODELLED_MINOR, type KubeletVersion } from '../kubelet/version.js';
 
 export function cannotDecide(message: string, path?: string): Finding {
   return {
@@ -66,20 +66,24 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
     });
   }
 
-  if (!version) {
+  if (!version && model.kubeletVersion) {
+    // A version was given (or printed by the binary) but is not one node-check can read: no rules apply.
+    findings.push(cannotDecide(`"${model.kubeletVersion.text}" (${model.kubeletVersion.source === 'flag' ? '--kubelet-version' : 'kubelet --version'}) is not a kubelet version node-check can read, so it cannot tell which rules apply.`));
+  } else if (!version) {
     findings.push({
       id: 'kubelet-version-unknown',
       severity: 'info',
       message: `The kubelet version is unknown${model.kubeletVersion ? ` ("${model.kubeletVersion.text}" is not a version)` : model.kubeletVersionProblem ? ` (${model.kubeletVersionProblem})` : ''}; every kubelet 1.${OLDEST_MODELLED_MINOR}-1.${NEWEST_MODELLED_MINOR} was evaluated.`,
       remediation: 'Pass --kubelet-version X.Y.Z.',
     });
-  } else if (version.minor < OLDEST_MODELLED_MINOR || version.minor > NEWEST_MODELLED_MINOR) {
-    const nearest = version.minor < OLDEST_MODELLED_MINOR ? OLDEST_MODELLED_MINOR : NEWEST_MODELLED_MINOR;
+  } else if (!isModelledMinor(version.minor)) {
+    // Never a neighbour's rules: a newer kubelet may have removed a flag or locked a gate.
+    findings.push(cannotDecide(`Kubelet ${version.raw} is outside the versions node-check models (1.${OLDEST_MODELLED_MINOR}-1.${NEWEST_MODELLED_MINOR}), so node-check cannot tell whether it will start.`));
     findings.push({
       id: 'kubelet-version-unmodelled',
       severity: 'warning',
-      message: `Kubelet ${version.raw} is outside the versions node-check models (1.${OLDEST_MODELLED_MINOR}-1.${NEWEST_MODELLED_MINOR}); it was evaluated with the rules of 1.${nearest}.`,
-      remediation: 'Upgrade node-check to a release that models this kubelet.',
+      message: `Kubelet ${version.raw} is outside the versions node-check models (1.${OLDEST_MODELLED_MINOR}-1.${NEWEST_MODELLED_MINOR}); no rules were applied.`,
+      remediation: 'Upgrade node-check to a release that models this kubelet, or pass the --kubelet-version it should assume.',
     });
   }
 

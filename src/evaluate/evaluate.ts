@@ -1,28 +1,34 @@
 /**
- * Evaluation: a pure function from a NodeModel to a Report. Runs every check for each kubelet
- * version in question (the known one, or every modelled one when the version is unknown) and
- * merges what the versions say: when they all agree that is the answer, otherwise the answer is
- * "unknown" and each finding names the versions it holds for.
+ * Evaluation: a pure function from a NodeModel to a Report. For each kubelet minor in question
+ * (the known one, or every modelled one when the version is unknown) it replays kubelet's start
+ * (src/start/) and runs the credential warning checks, then merges what the minors say: when they
+ * all agree that is the answer, otherwise the answer is "unknown" and each finding names the
+ * versions it holds for. A version outside the modelled range gets no answer at all.
  */
 import type { Finding } from '../model/findings.js';
 import type { NodeModel } from '../model/node.js';
 import type { FallbackStatus, ProviderStatus, Report } from '../model/report.js';
 import { CHECKS } from '../checks/index.js';
-import type { CheckContext, CredentialFlags } from '../checks/check.js';
-import { simulateRegistration, type RegistrationResult } from '../credentials/registration.js';
-import { CredentialFlag, lastValue } from '../kubelet/flags.js';
-import { effectiveFeatureGates, TOKEN_GATE } from '../kubelet/feature-gates.js';
+import type { CheckContext } from '../checks/check.js';
+import { registrationCheck } from '../checks/registration-check.js';
+import type { RegistrationResult } from '../credentials/registration.js';
+import { TOKEN_GATE } from '../kubelet/feature-gates.js';
+import { decideFlavor, type FlavorDecision } from '../kubelet/flavor.js';
 import {
   describeMinors,
   formatVersion,
+  isModelledMinor,
   MODELLED_MINORS,
-  NEWEST_MODELLED_MINOR,
-  OLDEST_MODELLED_MINOR,
   parseKubeletVersion,
   traitsFor,
   type KubeletTraits,
 } from '../kubelet/version.js';
 import { contextFindings, cannotDecide } from './context-findings.js';
+import { credentialFlags, StartContext } from '../start/start-context.js';
+import { simulateStart, startVerdict, type StartSimulation } from '../start/simulate-start.js';
+import { START_SEQUENCE } from '../start/start-sequence.js';
+
+export { credentialFlags } from '../start/start-context.js';
 
 export interface EvaluateOptions {
   readonly fallback?: FallbackStatus;
@@ -30,21 +36,26 @@ export interface EvaluateOptions {
 
 interface VersionVerdict {
   readonly minor: number;
-  readonly registration: RegistrationResult;
+  readonly willStart: boolean | null;
+  readonly simulation: StartSimulation;
+  readonly registration?: RegistrationResult;
   readonly findings: readonly Finding[];
 }
 
 export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Report {
   const fallback = options.fallback ?? { enabled: false, active: false };
   const version = model.kubeletVersion ? parseKubeletVersion(model.kubeletVersion.text) : undefined;
+  const flavor = model.flavor ?? decideFlavor({ wrapper: model.kubelet?.wrapper ?? [], osRelease: model.osRelease, openshiftMarkers: [], versionText: model.kubeletVersion?.text });
   const findings: Finding[] = [...contextFindings(model, version, fallback)];
   const flags = credentialFlags(model);
-  const minors = version ? [clampMinor(version.minor)] : MODELLED_MINORS;
+  const modelled = !version || isModelledMinor(version.minor);
+  const minors = version ? (modelled ? [version.minor] : []) : MODELLED_MINORS;
   const base = {
     schemaVersion: 1 as const,
     kubeletVersion: version ? formatVersion(version) : null,
     kubeletVersionSource: version ? model.kubeletVersion!.source : ('unknown' as const),
     evaluatedVersions: minors.map((m) => `1.${m}`),
+    kubeletFlavor: flavorSection(flavor),
     fallback,
   };
   const kubeletSection = (providers: readonly ProviderStatus[]) => ({
@@ -58,59 +69,75 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
   });
 
   const undecided = findings.some((f) => f.id === 'cannot-decide');
-  if (undecided || !model.kubelet) {
-    return { ...base, kubeletWillStart: null, kubelet: kubeletSection([]), findings };
-  }
-  if (!flags) {
-    return { ...base, kubeletWillStart: true, kubelet: kubeletSection([]), findings };
+  if (undecided || !model.kubelet || !modelled) {
+    return { ...base, kubeletWillStart: null, kubelet: kubeletSection([]), findings: orderBySeverity(findings) };
   }
 
   const verdicts = minors.map((minor): VersionVerdict => {
     const traits = traitsFor(minor);
-    const registration = simulateRegistration({ ...flags, files: model.files, traits, tokenGateEnabled: tokenGateEnabled(model, traits) });
-    const context: CheckContext = { model, traits, flags, registration };
-    return { minor, registration, findings: CHECKS.filter((c) => c.appliesTo(traits)).flatMap((c) => c.run(context)) };
+    const context = new StartContext(model, minor, traits, flavor.flavor);
+    const simulation = simulateStart(context, START_SEQUENCE);
+    const registration = context.registration;
+    const failure = simulation.failure ? [failureFinding(simulation)] : [];
+    return {
+      minor,
+      willStart: startVerdict(simulation),
+      simulation,
+      registration,
+      findings: [...failure, ...simulation.findings, ...credentialWarnings(context, traits, registration)],
+    };
   });
 
-  const undecidable = verdicts.find((v) => v.registration.undecidable)?.registration.undecidable;
-  if (undecidable) {
-    findings.unshift(cannotDecide(`node-check cannot evaluate kubelet's credential provider setup: ${undecidable.reason}.`, undecidable.path));
-    return { ...base, kubeletWillStart: null, kubelet: kubeletSection(providerStatuses(verdicts)), findings };
-  }
-
-  const failing = verdicts.filter((v) => v.registration.failure);
-  const kubeletWillStart = failing.length === 0 ? true : failing.length === verdicts.length ? false : null;
   findings.unshift(...mergeAcrossVersions(verdicts));
+  const undecidedStep = verdicts.find((v) => v.willStart === null)?.simulation.undecided[0];
+  const answers = new Set(verdicts.map((v) => v.willStart));
+  const kubeletWillStart = answers.size === 1 ? verdicts[0]!.willStart : null;
   if (kubeletWillStart === null) {
-    findings.unshift(cannotDecide(
-      `Without the kubelet version the answer differs: kubelet ${describeMinors(failing.map((v) => v.minor))} will refuse to start, kubelet ${describeMinors(verdicts.filter((v) => !v.registration.failure).map((v) => v.minor))} will start.`,
-    ));
+    if (undecidedStep) findings.unshift(cannotDecide(`${undecidedStep.reason}.`.replace(/\.\.$/, '.'), undecidedStep.path));
+    if (answers.size > 1) {
+      const say = (answer: boolean | null) => describeMinors(verdicts.filter((v) => v.willStart === answer).map((v) => v.minor));
+      const parts = [
+        answers.has(false) ? `kubelet ${say(false)} will refuse to start` : '',
+        answers.has(true) ? `kubelet ${say(true)} will start` : '',
+        answers.has(null) ? `for kubelet ${say(null)} node-check cannot tell` : '',
+      ].filter(Boolean);
+      findings.unshift(cannotDecide(`Without the kubelet version the answer differs: ${parts.join(', ')}.`));
+    }
   }
   return { ...base, kubeletWillStart, kubelet: kubeletSection(providerStatuses(verdicts)), findings: orderBySeverity(findings) };
 }
 
-/** The two flags, or undefined when kubelet registers no providers (both absent or empty). */
-export function credentialFlags(model: NodeModel): CredentialFlags | undefined {
-  if (!model.kubelet) return undefined;
-  const configPath = lastValue(model.kubelet.flags, CredentialFlag.config) ?? '';
-  const binDir = lastValue(model.kubelet.flags, CredentialFlag.binDir) ?? '';
-  return configPath === '' && binDir === '' ? undefined : { configPath, binDir };
-}
-
 /** Whether KubeletServiceAccountTokenForCredentialProviders is on for this kubelet version (defaults, --config, --config-dir, --feature-gates). */
 export function tokenGateEnabled(model: NodeModel, traits: KubeletTraits): boolean {
-  const { configFile, configDir } = model.kubeletConfig;
-  const dropInsApply = traits.configDir === 'supported' || (traits.configDir === 'alpha-env' && 'KUBELET_CONFIG_DROPIN_DIR_ALPHA' in model.kubeletEnvironment);
-  const gates = effectiveFeatureGates(traits, {
-    configFile: configFile?.featureGates,
-    configDropIns: dropInsApply ? (configDir?.dropIns ?? []).flatMap((d) => (d.featureGates ? [d.featureGates] : [])) : [],
-    flagValues: model.kubelet?.flags.occurrences.get('feature-gates') ?? [],
-  });
-  return gates[TOKEN_GATE] === true;
+  return new StartContext(model, traits.minor, traits, 'upstream').featureGates[TOKEN_GATE] === true;
 }
 
-function clampMinor(minor: number): number {
-  return Math.min(Math.max(minor, OLDEST_MODELLED_MINOR), NEWEST_MODELLED_MINOR);
+function flavorSection(decision: FlavorDecision): Report['kubeletFlavor'] {
+  return { name: decision.flavor, source: decision.source, evidence: decision.evidence };
+}
+
+/** The deciding failure as an error finding, in kubelet's words. */
+function failureFinding(simulation: StartSimulation): Finding {
+  const failure = simulation.failure!;
+  return {
+    id: failure.findingId,
+    severity: 'error',
+    message: failure.message,
+    ...(failure.path ? { path: failure.path } : {}),
+    ...(failure.provider ? { provider: failure.provider } : {}),
+    remediation: failure.remediation,
+    kubeletError: failure.kubeletError,
+    ...(failure.logLine ? { kubeletLogLine: failure.logLine } : {}),
+    ...(failure.inexact ? { inexact: true } : {}),
+  };
+}
+
+/** The credential checks other than registration itself: warnings about plugins and configs that pass start-up. */
+function credentialWarnings(context: StartContext, traits: KubeletTraits, registration: RegistrationResult | undefined): Finding[] {
+  const flags = context.credentialFlags;
+  if (!registration || !flags || registration.undecidable) return [];
+  const checkContext: CheckContext = { model: context.model, traits, flags, registration };
+  return CHECKS.filter((c) => c !== registrationCheck && c.appliesTo(traits)).flatMap((c) => c.run(checkContext));
 }
 
 /** One finding per distinct (id, path, message, kubeletError), naming the versions when several were evaluated. */
@@ -135,7 +162,7 @@ function mergeAcrossVersions(verdicts: readonly VersionVerdict[]): Finding[] {
 function providerStatuses(verdicts: readonly VersionVerdict[]): ProviderStatus[] {
   const byName = new Map<string, { binary: string; results: boolean[] }>();
   for (const verdict of verdicts) {
-    for (const plugin of verdict.registration.plugins) {
+    for (const plugin of verdict.registration?.plugins ?? []) {
       const entry = byName.get(plugin.provider) ?? { binary: plugin.binary, results: [] };
       entry.results.push(plugin.failure === null);
       byName.set(plugin.provider, entry);
@@ -155,3 +182,4 @@ function orderBySeverity(findings: readonly Finding[]): Finding[] {
   const rank = (f: Finding) => (f.id === 'cannot-decide' ? 0 : SEVERITY_ORDER[f.severity]);
   return [...findings].sort((a, b) => rank(a) - rank(b));
 }
+

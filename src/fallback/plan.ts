@@ -61,7 +61,7 @@ export function planFallback(input: FallbackPlanInput): FallbackPlan {
   if (ownDropIn) {
     return refuse('conflict', `${unit} was read with ${ownDropIn} in place; the plan must see the unit without node-check's drop-in.`);
   }
-  const undecided = contextFindings(model, undefined).find((f) => f.id === 'cannot-decide');
+  const undecided = contextFindings(model, model.kubeletVersion ? parseKubeletVersion(model.kubeletVersion.text) : undefined).find((f) => f.id === 'cannot-decide');
   if (undecided) return refuse('undecidable', undecided.message);
   if (!model.kubelet || !model.service.execStart) return refuse('undecidable', `No kubelet command line was found in ${unit}.`);
   const unrelated = unrelatedFailure(model);

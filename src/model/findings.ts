@@ -20,6 +20,10 @@ export interface Finding {
   readonly remediation: string;
   /** The exact text kubelet of this version logs as err="…" in "Failed to register CRI auth plugins". */
   readonly kubeletError?: string;
+  /** The journal line kubelet (or systemd) writes, its stable part: `"command failed" err="…"`. */
+  readonly kubeletLogLine?: string;
+  /** The verdict is certain but kubelet's exact text is not (see docs/unverified.md). */
+  readonly inexact?: boolean;
   /** The kubelet versions this finding holds for, e.g. "1.30-1.35"; set when several were evaluated. */
   readonly versions?: string;
 }

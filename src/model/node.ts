@@ -7,6 +7,7 @@ import type { ErrnoCode, DirEntryFacts } from '../host/root-fs.js';
 import type { KubeletFlags, KubeletInvocation } from '../kubelet/flags.js';
 import type { FeatureGates } from '../kubelet/feature-gates.js';
 import type { ServiceModel } from './service.js';
+import type { FlavorDecision } from '../kubelet/flavor.js';
 
 export interface ElfFacts {
   /** e_machine name: "x86_64", "aarch64", "ppc64le", "s390x", or "machine-<n>". */
@@ -65,6 +66,8 @@ export interface NodeModel {
   readonly files: FileTable;
   /** The node's CPU architecture as an ELF machine name (from the kubelet binary, or this host on "/"). */
   readonly nodeMachine?: string;
+  /** Upstream's or OpenShift's kubelet, and the evidence (or --kubelet-flavor) that decided. */
+  readonly flavor?: FlavorDecision;
   /** /etc/os-release of the node. */
   readonly osRelease: Readonly<Record<string, string>>;
 }

@@ -29,6 +29,12 @@ export interface Report {
   readonly kubeletWillStart: boolean | null;
   readonly kubeletVersion: string | null;
   readonly kubeletVersionSource: 'flag' | 'binary' | 'unknown';
+  /** Upstream's kubelet or OpenShift's (their start-up differs), and what decided it. */
+  readonly kubeletFlavor: {
+    readonly name: 'upstream' | 'openshift';
+    readonly source: 'flag' | 'node' | 'default';
+    readonly evidence: readonly string[];
+  };
   /** The kubelet minors whose rules were applied, e.g. ["1.28"], or all modelled ones when unknown. */
   readonly evaluatedVersions: readonly string[];
   readonly kubelet: {

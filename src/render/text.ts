@@ -60,7 +60,8 @@ function renderFinding(finding: Finding, p: Painters): string[] {
   const indent = '        ';
   // Messages carry provider names and paths from config files: never let them drive the terminal.
   lines.push(indent + safe(finding.message));
-  if (finding.kubeletError) lines.push(indent + p.dim('kubelet logs: ') + `"Failed to register CRI auth plugins" err=${JSON.stringify(finding.kubeletError)}`);
+  if (finding.kubeletLogLine) lines.push(indent + p.dim(finding.inexact ? 'kubelet logs (one of, or like): ' : 'kubelet logs: ') + safe(finding.kubeletLogLine));
+  else if (finding.kubeletError) lines.push(indent + p.dim('kubelet logs: ') + `"Failed to register CRI auth plugins" err=${JSON.stringify(finding.kubeletError)}`);
   if (finding.path) lines.push(indent + p.dim('path: ') + safe(finding.path));
   lines.push(indent + p.dim('fix: ') + safe(finding.remediation));
   lines.push('');

@@ -7,6 +7,7 @@ const report: Report = {
   kubeletWillStart: false,
   kubeletVersion: '1.28.7',
   kubeletVersionSource: 'flag',
+  kubeletFlavor: { name: 'upstream', source: 'default', evidence: [] },
   evaluatedVersions: ['1.28'],
   kubelet: { unit: 'kubelet.service', unitFile: '/etc/systemd/system/kubelet.service', dropIns: [], argv: [], credentialProviderConfig: '/c.yaml', credentialProviderBinDir: '/p', providers: [{ name: 'evil\u001b]0;pwned\u0007\nname', binary: '/p/evil', pluginOk: false }] },
   findings: [{ id: 'plugin-binary-missing', severity: 'error', message: 'Credential provider plugin "evil\u001b[2J\nx" is missing.', path: '/p/evil\u001b[2J', provider: 'evil', remediation: 'Install it.', kubeletError: 'plugin binary executable /p/evil\u001b[2J did not exist' }],

@@ -13,6 +13,7 @@ export function report(overrides: Partial<Report> = {}): Report {
     kubeletVersion: '1.29.6',
     kubeletVersionSource: 'flag',
     evaluatedVersions: ['1.29'],
+    kubeletFlavor: { name: 'upstream', source: 'default', evidence: [] },
     kubelet: {
       unit: 'kubelet.service',
       unitFile: '/etc/systemd/system/kubelet.service',

@@ -1,0 +1,12 @@
+/**
+ * Every start precondition, in the order systemd and kubelet meet them (research
+ * kubelet-start-preconditions.md §1): systemd's own refusals first, then kubelet's steps from
+ * flag parsing to NewMainKubelet. The first failure decides, as it does for kubelet.
+ */
+import type { StartCheck } from './start-check.js';
+import { credentialProvidersStep } from './steps/credential-providers.js';
+
+export const START_SEQUENCE: readonly StartCheck[] = [
+  // 11. NewMainKubelet → credential provider registration.
+  credentialProvidersStep,
+];
