@@ -5,11 +5,13 @@
 import { discoverNode } from './discover/discover-node.js';
 import { evaluate } from './evaluate/evaluate.js';
 import type { FallbackStatus, Report } from './model/report.js';
+import type { KubeletFlavor } from './kubelet/flavor.js';
 
 export interface CheckNodeOptions {
   readonly root: string;
   readonly unit: string;
   readonly kubeletVersion?: string;
+  readonly kubeletFlavor?: KubeletFlavor;
   /** Bound on `kubelet --version` (live root only). */
   readonly versionProbeTimeoutMs?: number;
   readonly fallback?: FallbackStatus;
@@ -20,6 +22,7 @@ export async function checkNode(options: CheckNodeOptions): Promise<Report> {
     root: options.root,
     unit: options.unit,
     kubeletVersion: options.kubeletVersion,
+    kubeletFlavor: options.kubeletFlavor,
     versionProbeTimeoutMs: options.versionProbeTimeoutMs ?? 2000,
   });
   return evaluate(model, { fallback: options.fallback });

@@ -39,6 +39,7 @@ export async function runNodeCheck(settings: Settings, options: RunOptions): Pro
     root: settings.root,
     unit: settings.unit,
     kubeletVersion: knownVersion,
+    kubeletFlavor: settings.kubeletFlavor,
     versionProbeTimeoutMs: Math.min(2000, options.timeoutMs()),
     fallback: fallbackStatus(reading, settings.fallback),
   });

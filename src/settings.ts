@@ -9,6 +9,8 @@ export interface Settings {
   readonly root: string;
   readonly unit: string;
   readonly kubeletVersion?: string;
+  /** Overrides the flavour node-check reads from the node's evidence. */
+  readonly kubeletFlavor?: 'upstream' | 'openshift';
   readonly output: 'text' | 'json';
   readonly color: boolean;
   /** preflight */
@@ -43,6 +45,7 @@ export const DEFAULT_SETTINGS: Settings = {
 /** Keys allowed in config.yaml, with their types. */
 const FILE_KEYS: Record<string, 'string' | 'boolean' | 'number'> = {
   unit: 'string',
+  kubeletFlavor: 'string',
   textfileDir: 'string',
   journal: 'boolean',
   metrics: 'boolean',
@@ -79,6 +82,9 @@ export function parseConfigFile(text: string, path: string): Partial<Settings> {
 export function validate<T extends Partial<Settings>>(settings: T, origin: string): T {
   if (settings.timeoutSeconds !== undefined && !(settings.timeoutSeconds > 0 && settings.timeoutSeconds <= 300)) {
     throw new SettingsError(`${origin}: timeout must be between 0 and 300 seconds`);
+  }
+  if (settings.kubeletFlavor !== undefined && settings.kubeletFlavor !== 'upstream' && settings.kubeletFlavor !== 'openshift') {
+    throw new SettingsError(`${origin}: kubeletFlavor must be "upstream" or "openshift", got "${String(settings.kubeletFlavor)}"`);
   }
   if (settings.intervalSeconds !== undefined && !(settings.intervalSeconds >= 1)) {
     throw new SettingsError(`${origin}: interval must be at least 1 second`);

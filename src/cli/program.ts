@@ -56,6 +56,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .option('root', { type: 'string', describe: 'read the node from this directory (nothing under it is executed)', default: undefined })
     .option('unit', { type: 'string', describe: 'kubelet unit name [default: kubelet.service]' })
     .option('kubelet-version', { type: 'string', describe: 'kubelet version X.Y.Z (otherwise `kubelet --version` is asked on the live root only)' })
+    .option('kubelet-flavor', { choices: ['upstream', 'openshift'] as const, describe: "whose kubelet runs (OpenShift's only warns about unknown feature gates) [default: from the node's evidence]" })
     .option('output', { alias: 'o', choices: ['text', 'json'] as const, describe: 'report format [default: text]' })
     .option('color', { type: 'boolean', describe: 'colour the text report (--no-color turns it off)' })
     .option('config-file', { type: 'string', describe: `node-check settings file [default: $NODE_CHECK_CONFIG or ${DEFAULT_CONFIG_FILE}]` })
@@ -121,6 +122,7 @@ function loadSettings(parsed: Record<string, unknown>, io: CliIo): Settings {
       root: parsed['root'] as string | undefined,
       unit: parsed['unit'] as string | undefined,
       kubeletVersion,
+      kubeletFlavor: parsed['kubelet-flavor'] as Settings['kubeletFlavor'],
       output: parsed['output'] as Settings['output'] | undefined,
       textfileDir: parsed['textfile-dir'] as string | undefined,
       journal: parsed['journal'] as boolean | undefined,

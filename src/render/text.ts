@@ -33,6 +33,8 @@ export function renderText(report: Report, style: TextStyle): string {
       ? red(`✘ kubelet will NOT start (${[...new Set(report.findings.filter((f) => f.severity === 'error').map((f) => f.id))].join(', ')})`)
       : yellow(`? node-check cannot tell whether kubelet will start`);
   lines.push(headline);
+  const flavor = report.kubeletFlavor;
+  lines.push(dim(`  kubelet flavour: ${flavor.name === 'openshift' ? "OpenShift's" : "upstream's"} (${safe(flavor.evidence.join('; '))})`));
   if (report.kubelet.credentialProviderConfig || report.kubelet.credentialProviderBinDir) {
     lines.push(dim(`  credential provider config: ${safe(report.kubelet.credentialProviderConfig ?? '(empty)')}`));
     lines.push(dim(`  plugin directory:           ${safe(report.kubelet.credentialProviderBinDir ?? '(empty)')}`));
