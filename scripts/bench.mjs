@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-const bundle = here('../dist/node-check.mjs');
+const bundle = here('../dist/node-check.cjs');
 if (!existsSync(bundle)) spawnSync(process.execPath, [here('./build.mjs')], { stdio: 'inherit' });
 const demo = here('../examples/ocp-4.16-azure-rhel8-worker');
 const runs = Number(process.env.BENCH_RUNS ?? 30);

@@ -3,7 +3,7 @@
 # files, offline: every source is copied into a private _sourcedir, rpmbuild runs with its own
 # _topdir, and nothing is downloaded. The RPM is copied to OUT_DIR (default dist/rpm).
 #
-#   scripts/build-rpm.sh [OUT_DIR]        needs dist/node-check.mjs (npm run build) and rpmbuild
+#   scripts/build-rpm.sh [OUT_DIR]        needs dist/node-check.cjs (npm run build) and rpmbuild
 #
 # Prints the path of each RPM written, one per line, on stdout.
 set -euo pipefail
@@ -11,7 +11,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out_dir="${1:-$repo/dist/rpm}"
 
 command -v rpmbuild >/dev/null 2>&1 || { echo "build-rpm: rpmbuild not found (Debian/Ubuntu: apt-get install rpm; RHEL: dnf install rpm-build)" >&2; exit 1; }
-bundle="$repo/dist/node-check.mjs"
+bundle="$repo/dist/node-check.cjs"
 [[ -f $bundle ]] || { echo "build-rpm: $bundle is missing; run \`npm run build\` first" >&2; exit 1; }
 
 version="$(node -p 'require(process.argv[1]).version' "$repo/package.json")"
@@ -22,7 +22,7 @@ topdir="$(mktemp -d "${TMPDIR:-/tmp}/node-check-rpm.XXXXXX")"
 trap 'rm -rf "$topdir"' EXIT
 sources="$topdir/SOURCES"
 mkdir -p "$sources"
-cp -p "$bundle" \
+cp -p "$bundle" "$repo/dist/node-check.bundle.cjs" \
   "$repo/systemd/kubelet.service.d/90-node-check.conf" \
   "$repo/systemd/node-check.service" \
   "$repo/systemd/node-check.catalog" \

@@ -1,25 +1,34 @@
-// Bundles the CLI into one file, the form node-check ships in (DESIGN §6: preflight is on
-// kubelet's start path, and an unbundled node_modules tree costs ~100 ms more per start).
+// Bundles the CLI into one CommonJS file and installs the launcher next to it (DESIGN §6:
+// preflight is on kubelet's start path). dist/node-check.cjs is what users run; it compiles
+// dist/node-check.bundle.cjs from V8's code cache (src/launcher/launcher.cjs).
 import { build } from 'esbuild';
-import { chmodSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const outfile = new URL('../dist/node-check.mjs', import.meta.url).pathname;
+const dist = new URL('../dist/', import.meta.url).pathname;
+const bundle = `${dist}node-check.bundle.cjs`;
+mkdirSync(dist, { recursive: true });
+// The ESM bundle of earlier builds (before the launcher) would otherwise linger in dist/.
+rmSync(`${dist}node-check.mjs`, { force: true });
 
 await build({
   entryPoints: [new URL('../src/cli/main.ts', import.meta.url).pathname],
-  outfile,
+  outfile: bundle,
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  define: { NODE_CHECK_VERSION: JSON.stringify(version) },
-  // execa's cross-spawn uses require(); ESM bundles need a real one.
-  banner: {
-    js: "#!/usr/bin/env node\nimport{createRequire as __ncRequire}from'node:module';const require=__ncRequire(import.meta.url);",
-  },
+  // yargs does createRequire(import.meta.url); in CommonJS that is the bundle's own URL.
+  define: { NODE_CHECK_VERSION: JSON.stringify(version), 'import.meta.url': '__ncImportMetaUrl' },
+  banner: { js: "var __ncImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
-chmodSync(outfile, 0o755);
+
+const id = createHash('sha256').update(readFileSync(bundle)).digest('hex').slice(0, 16);
+const launcher = readFileSync(new URL('../src/launcher/launcher.cjs', import.meta.url), 'utf8');
+if (!launcher.includes("const BUNDLE_ID = 'dev';")) throw new Error('src/launcher/launcher.cjs: BUNDLE_ID placeholder not found');
+writeFileSync(`${dist}node-check.cjs`, launcher.replace("const BUNDLE_ID = 'dev';", `const BUNDLE_ID = '${id}';`));
+chmodSync(`${dist}node-check.cjs`, 0o755);

@@ -8,7 +8,7 @@ if [[ -f src/cli/main.ts ]]; then
   echo "# build: node scripts/build.mjs"
   node scripts/build.mjs
 else
-  echo "# build: skipped, src/cli/main.ts does not exist yet (tests that need dist/node-check.mjs will say so)"
+  echo "# build: skipped, src/cli/main.ts does not exist yet (tests that need dist/node-check.cjs will say so)"
 fi
 
 echo "# typecheck: npx tsc -p . --noEmit"

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { brokenAcrNode, BIN_DIR } from '../helpers/node-root.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-const bundle = path.join(repo, 'dist/node-check.mjs');
+const bundle = path.join(repo, 'dist/node-check.cjs');
 if (!existsSync(bundle)) spawnSync(process.execPath, [path.join(repo, 'scripts/build.mjs')], { stdio: 'inherit' });
 
 function nodeCheck(args: string[], env: Record<string, string> = {}) {

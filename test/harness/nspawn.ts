@@ -40,7 +40,7 @@ export interface BootOptions {
   /** Files present in the root from the start (absolute container paths), e.g. units, configs. */
   files?: Readonly<Record<string, string | Uint8Array | FileSpec>>;
   binds?: readonly BindSpec[];
-  /** Host file bound read-only at /usr/bin/node-check. Default: dist/node-check.mjs when built. */
+  /** Host file bound read-only at /usr/bin/node-check. Default: dist/node-check.cjs when built. */
   bundle?: string | false;
   /** Share the host's network namespace. Default false: the node sees only its own loopback. */
   hostNetwork?: boolean;
@@ -151,8 +151,13 @@ export async function bootNode(opts: BootOptions = {}): Promise<BootedNode> {
     for (const dir of cgroups) await mkdir(dir, { recursive: true });
 
     const binds: BindSpec[] = [{ host: realpathSync(process.execPath), container: '/usr/bin/node', readOnly: true }];
-    const bundle = opts.bundle ?? join(REPO_ROOT, 'dist', 'node-check.mjs');
-    if (bundle !== false && existsSync(bundle)) binds.push({ host: bundle, container: '/usr/bin/node-check', readOnly: true });
+    // The launcher finds the bundle beside itself (src/launcher/launcher.cjs).
+    const launcher = opts.bundle ?? join(REPO_ROOT, 'dist', 'node-check.cjs');
+    const bundle = launcher === false ? undefined : join(dirname(launcher), 'node-check.bundle.cjs');
+    if (launcher !== false && bundle && existsSync(launcher) && existsSync(bundle)) {
+      binds.push({ host: launcher, container: '/usr/bin/node-check', readOnly: true });
+      binds.push({ host: bundle, container: '/usr/bin/node-check.bundle.cjs', readOnly: true });
+    }
     binds.push(...(opts.binds ?? []));
 
     const nspawnArgs = [

@@ -16,7 +16,7 @@ import {
   ACR_PLUGIN, BIN_DIR, bootKubeletNode, credentialArgs, filesBelow, managedFiles, must, PROVIDER_CONFIG, recordedArgv, SEED, TEXTFILE, UNIT, unitProperties,
 } from './kubelet-node.js';
 
-const BUNDLE = fileURLToPath(new URL('../../dist/node-check.mjs', import.meta.url));
+const BUNDLE = fileURLToPath(new URL('../../dist/node-check.cjs', import.meta.url));
 const FALLBACK_ACTIVE = findingKind('fallback-active')!;
 const FALLBACK_ON = 'fallback: true\n';
 const RUN_STATE_DIR = '/run/node-check';

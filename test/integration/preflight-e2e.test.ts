@@ -12,7 +12,7 @@ import type { BootedNode, JournalEntry } from '../harness/nspawn.js';
 import { requireNodes } from '../harness/tools.js';
 import { ACR_PLUGIN, bootKubeletNode, must, PROVIDER_CONFIG, recordedArgv, TEXTFILE, TEXTFILE_DIR, UNIT, unitProperties } from './kubelet-node.js';
 
-const BUNDLE = fileURLToPath(new URL('../../dist/node-check.mjs', import.meta.url));
+const BUNDLE = fileURLToPath(new URL('../../dist/node-check.cjs', import.meta.url));
 const MISSING = findingKind('plugin-binary-missing')!;
 const KUBELET_ERROR = `plugin binary executable ${ACR_PLUGIN} did not exist`;
 const STAND_IN_FAILURE = 'Failed to register CRI auth plugins';

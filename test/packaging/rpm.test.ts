@@ -13,7 +13,7 @@ import { requireTools } from '../harness/tools.js';
 import { callsOf, PRIVATE_RUN_TOOLS, runInPrivateRun, writeStub } from './sandbox.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const BUNDLE = join(REPO, 'dist/node-check.mjs');
+const BUNDLE = join(REPO, 'dist/node-check.cjs');
 const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 interface Run {
@@ -83,7 +83,11 @@ t.test('the RPM installs exactly the expected files, with the expected modes', a
   t.ok(docDir, 'a doc directory');
   t.ok(licenseDir, 'a licence directory');
   const expected: Record<string, string> = {
-    '/usr/bin/node-check': '-rwxr-xr-x',
+    '/usr/bin/node-check': 'lrwxrwxrwx',
+    '/usr/lib/node-check': 'drwxr-xr-x',
+    '/usr/lib/node-check/node-check.cjs': '-rwxr-xr-x',
+    '/usr/lib/node-check/node-check.bundle.cjs': '-rw-r--r--',
+    '/var/cache/node-check': 'drwxr-xr-x',
     '/usr/lib/systemd/system/kubelet.service.d': 'drwxr-xr-x',
     '/usr/lib/systemd/system/kubelet.service.d/90-node-check.conf': '-rw-r--r--',
     '/usr/lib/systemd/system/node-check.service': '-rw-r--r--',
@@ -116,7 +120,8 @@ t.test('the packaged files are the repository files, byte for byte', async (t) =
     return [file!, digest!] as const;
   }));
   const sources: Record<string, string> = {
-    '/usr/bin/node-check': 'dist/node-check.mjs',
+    '/usr/lib/node-check/node-check.cjs': 'dist/node-check.cjs',
+    '/usr/lib/node-check/node-check.bundle.cjs': 'dist/node-check.bundle.cjs',
     '/usr/lib/systemd/system/kubelet.service.d/90-node-check.conf': 'systemd/kubelet.service.d/90-node-check.conf',
     '/usr/lib/systemd/system/node-check.service': 'systemd/node-check.service',
     '/usr/lib/systemd/catalog/node-check.catalog': 'systemd/node-check.catalog',
@@ -126,7 +131,7 @@ t.test('the packaged files are the repository files, byte for byte', async (t) =
   for (const [installed, source] of Object.entries(sources)) {
     t.equal(digests.get(installed), sha256(join(REPO, source)), `${installed} = ${source}`);
   }
-  t.equal(readFileSync(BUNDLE, 'utf8').split('\n')[0], '#!/usr/bin/env node', 'so /usr/bin/node-check keeps its shebang');
+  t.equal(readFileSync(BUNDLE, 'utf8').split('\n')[0], '#!/usr/bin/env node', 'so the launcher keeps its shebang');
 });
 
 t.test('config.yaml is %config(noreplace), docs and licence are marked as such', async (t) => {
@@ -139,7 +144,7 @@ t.test('config.yaml is %config(noreplace), docs and licence are marked as such',
   const docs = [...flags].filter(([, f]) => f === 'd').map(([p]) => p.split('/').pop());
   t.same(docs.sort(), ['README.md', 'fallback.md', 'findings.md', 'json.md', 'operations.md']);
   t.same([...flags].filter(([, f]) => f === 'l').map(([p]) => p.split('/').pop()), ['LICENSE']);
-  t.equal(flags.get('/usr/bin/node-check'), '', 'the binary is a plain file');
+  t.equal(flags.get('/usr/bin/node-check'), '', 'the command is a plain (non-config) file');
 });
 
 t.test('requirements: nodejs >= 1:20 and util-linux; RHEL\'s nodejs 1:16 does not satisfy it', async (t) => {

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// node-check's launcher: the file users run. It compiles the bundle (node-check.bundle.cjs, next
+// to it) from V8's code cache when it has one, which saves most of the bundle's compile time on
+// kubelet's start path (Node 20 has no module.enableCompileCache). scripts/build.mjs copies it to
+// dist/ and fills in BUNDLE_ID, a hash of the bundle: V8 itself only checks the source length.
+//
+// The cache is a file per command (each compiles different functions): in the bundle's directory
+// for a build tree, in /var/cache/node-check for an install under /usr. It is only read from and
+// written to a directory, and a file, owned by root or by this user and writable by nobody else;
+// anything else, or a cache V8 rejects, means a plain compile (and a rewrite where allowed).
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const Module = require('node:module');
+
+const BUNDLE_ID = 'dev';
+const bundle = path.join(__dirname, 'node-check.bundle.cjs');
+const cacheDir = __dirname.startsWith('/usr/') ? '/var/cache/node-check' : __dirname;
+const command = /^[a-z]+$/.test(process.argv[2] || '') ? process.argv[2] : 'default';
+const cacheFile = path.join(cacheDir, `node-check.${BUNDLE_ID}.${command}.${process.version}-${process.arch}.v8cache`);
+const euid = typeof process.geteuid === 'function' ? process.geteuid() : 0;
+
+function trusted(stat) {
+  return (stat.uid === 0 || stat.uid === euid) && (stat.mode & 0o022) === 0;
+}
+
+function safeDir(dir) {
+  try {
+    const stat = fs.lstatSync(dir);
+    return stat.isDirectory() && trusted(stat);
+  } catch {
+    return false;
+  }
+}
+
+function readCache() {
+  if (!safeDir(cacheDir)) return undefined;
+  let fd;
+  try {
+    fd = fs.openSync(cacheFile, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile() || !trusted(stat) || stat.size > 64 * 1024 * 1024) return undefined;
+    return fs.readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+function writeCache(data) {
+  try {
+    if (!safeDir(cacheDir)) {
+      // Only the system cache directory is created, and only by root under a safe /var/cache.
+      if (cacheDir !== '/var/cache/node-check' || euid !== 0 || !safeDir('/var/cache')) return;
+      fs.mkdirSync(cacheDir, { mode: 0o755 });
+      if (!safeDir(cacheDir)) return;
+    }
+    const temp = `${cacheFile}.${process.pid}.tmp`;
+    const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+    try {
+      fs.writeSync(fd, data);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, cacheFile);
+  } catch {
+    // A cache is an optimisation: never a reason to fail.
+  }
+}
+
+const cachedData = readCache();
+const script = new vm.Script(Module.wrap(fs.readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
+if (cachedData === undefined || script.cachedDataRejected) {
+  // After the command ran, so that the functions it compiled lazily are in the cache too.
+  process.once('exit', () => writeCache(script.createCachedData()));
+}
+const bundleModule = { exports: {}, filename: bundle, id: bundle, loaded: false };
+script.runInThisContext().call(bundleModule.exports, bundleModule.exports, Module.createRequire(bundle), bundleModule, bundle, __dirname);
