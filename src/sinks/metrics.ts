@@ -2,7 +2,7 @@
  * The Prometheus exposition of one report (DESIGN §4.5): gauges only (a preflight run is
  * short-lived and keeps no state), no timestamps (node_exporter's textfile collector skips a whole
  * file that has one), HELP on every family, labels from bounded sets only (provider names, finding
- * ids, severities; never paths or messages). prom-client is loaded on first use.
+ * ids, severities; never paths or messages). Written by exposition.ts, without prom-client.
  *
  * What to alert on (packaging/prometheus/node-check.rules.yaml):
  *  - nodecheck_kubelet_start_ok == 0: kubelet is predicted to refuse to start.
@@ -15,6 +15,7 @@ import type { Report } from '../model/report.js';
 import type { Severity } from '../model/findings.js';
 import { findingKind } from '../catalog/findings.js';
 import { escapeUnprintable } from '../render/printable.js';
+import { renderGauges, type GaugeFamily } from './exposition.js';
 
 export { writeTextfile } from './textfile.js';
 
@@ -36,41 +37,40 @@ const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 
 export async function renderMetrics(report: Report, context: MetricsContext): Promise<string> {
-  const { Registry, Gauge } = await import('prom-client');
-  const registry = new Registry(); // fresh per call: no default metrics, nothing left from a previous run
-  const gauge = (name: string, help: string, labelNames: readonly string[] = []) =>
-    new Gauge({ name, help, labelNames: [...labelNames], registers: [registry] });
+  const families: GaugeFamily[] = [];
+  const gauge = (name: string, help: string, samples: GaugeFamily['samples']) => families.push({ name, help, samples });
+  const one = (value: number) => [{ value }];
 
-  gauge('nodecheck_build_info', 'Always 1; the version label is the node-check version that wrote these metrics.', ['version']).set({ version: context.version }, 1);
+  gauge('nodecheck_build_info', 'Always 1; the version label is the node-check version that wrote these metrics.', [{ labels: { version: context.version }, value: 1 }]);
 
-  // Families are registered only when they have a sample: an empty family is noise in the file.
+  // Families are written only when they have a sample: an empty family is noise in the file.
   if (report.kubeletWillStart !== null) {
-    gauge('nodecheck_kubelet_start_ok', '1 if kubelet is predicted to start, 0 if it is predicted to refuse; absent when node-check cannot tell (see nodecheck_kubelet_start_unknown).').set(report.kubeletWillStart ? 1 : 0);
+    gauge('nodecheck_kubelet_start_ok', '1 if kubelet is predicted to start, 0 if it is predicted to refuse; absent when node-check cannot tell (see nodecheck_kubelet_start_unknown).', one(report.kubeletWillStart ? 1 : 0));
   }
-  gauge('nodecheck_kubelet_start_unknown', '1 if node-check cannot tell whether kubelet will start (exit code 2), else 0.').set(report.kubeletWillStart === null ? 1 : 0);
+  gauge('nodecheck_kubelet_start_unknown', '1 if node-check cannot tell whether kubelet will start (exit code 2), else 0.', one(report.kubeletWillStart === null ? 1 : 0));
 
   const providers = providerSamples(report);
   if (providers.length > 0) {
-    const plugin = gauge('nodecheck_credential_provider_plugin_ok', "1 if the provider's plugin binary passes kubelet's start-up check, 0 if not; absent when that depends on the unknown kubelet version.", ['provider']);
-    for (const { provider, ok } of providers) plugin.set({ provider }, ok ? 1 : 0);
+    gauge('nodecheck_credential_provider_plugin_ok', "1 if the provider's plugin binary passes kubelet's start-up check, 0 if not; absent when that depends on the unknown kubelet version.",
+      providers.map(({ provider, ok }) => ({ labels: { provider }, value: ok ? 1 : 0 })));
   }
 
-  gauge('nodecheck_fallback_enabled', '1 if the node-check fallback is enabled on this node, else 0.').set(report.fallback.enabled ? 1 : 0);
-  gauge('nodecheck_fallback_active', '1 while kubelet runs under the node-check fallback without some credential providers, else 0.').set(report.fallback.active ? 1 : 0);
+  gauge('nodecheck_fallback_enabled', '1 if the node-check fallback is enabled on this node, else 0.', one(report.fallback.enabled ? 1 : 0));
+  gauge('nodecheck_fallback_active', '1 while kubelet runs under the node-check fallback without some credential providers, else 0.', one(report.fallback.active ? 1 : 0));
 
-  const findings = gauge('nodecheck_findings', 'Number of findings of the last check, by severity.', ['severity']);
-  for (const severity of SEVERITIES) findings.set({ severity }, report.findings.filter((f) => f.severity === severity).length);
+  gauge('nodecheck_findings', 'Number of findings of the last check, by severity.',
+    SEVERITIES.map((severity) => ({ labels: { severity }, value: report.findings.filter((f) => f.severity === severity).length })));
 
   const present = presentFindings(report);
   if (present.size > 0) {
-    const finding = gauge('nodecheck_finding', '1 for each finding id present in the last check (ids: `node-check explain <id>`).', ['id', 'severity']);
-    for (const [id, severity] of present) finding.set({ id, severity }, 1);
+    gauge('nodecheck_finding', '1 for each finding id present in the last check (ids: `node-check explain <id>`).',
+      [...present].map(([id, severity]) => ({ labels: { id, severity }, value: 1 })));
   }
 
-  gauge('nodecheck_check_duration_seconds', 'How long the last check took, in seconds.').set(nonNegative(context.durationSeconds));
-  gauge('nodecheck_last_run_timestamp_seconds', 'Unix time the last check finished.').set(nonNegative(context.nowSeconds));
+  gauge('nodecheck_check_duration_seconds', 'How long the last check took, in seconds.', one(nonNegative(context.durationSeconds)));
+  gauge('nodecheck_last_run_timestamp_seconds', 'Unix time the last check finished.', one(nonNegative(context.nowSeconds)));
 
-  return registry.metrics();
+  return renderGauges(families);
 }
 
 /** One sample per distinct provider with a definite answer, bounded in count and label length. */
@@ -80,7 +80,7 @@ function providerSamples(report: Report): { provider: string; ok: boolean }[] {
     // An empty label value is the same as no label; kubelet rejects an empty name anyway.
     if (status.pluginOk === null || status.name === '') continue;
     // Escaped like the journal's values: a label value is text for dashboards, not a carrier of
-    // raw control characters (prom-client escapes only \\, " and \n).
+    // raw control characters (the format escapes only \\, " and \n).
     const provider = [...escapeUnprintable(status.name)].slice(0, MAX_PROVIDER_LABEL_LENGTH).join('');
     // Two names equal after truncation would be a duplicate series, which node_exporter drops:
     // keep the worse answer.
