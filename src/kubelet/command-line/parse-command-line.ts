@@ -5,7 +5,8 @@
  * `unknown command %+s` with the first word; then --help / --version short-circuit (exit 0, no start).
  * pflag parseArgs, parseLongArg, parseSingleShortArg, FlagSet.Set: kubelet 1.24..1.33 use pflag v1.0.5,
  * 1.34 v1.0.6, 1.35..1.36 v1.0.9 (component-base go.mod per tag); the error texts are identical in all
- * three (read in the spf13/pflag tags: v1.0.9 builds them in errors.go with the same formats). Errors are returned WITHOUT kubelet's outer prefix (see kubeletParsePrefix).
+ * three (read in the spf13/pflag tags: v1.0.9 builds them in errors.go with the same formats).
+ * Errors are returned WITHOUT kubelet's outer prefix (see withKubeletParsePrefix).
  */
 import { goQuote } from '../../go/quote.js';
 import {
