@@ -234,6 +234,19 @@ export const KUBELET_FLAG_ABSENCES: readonly KubeletFlagAbsence[] = [
   {"name":"config-dir","from":24,"until":27,"evidence":"added in 1.28 (alpha; kubernetes.io docs, research §2.3); absent from the 1.24-1.27 option sets"},
   {"name":"iptables-masquerade-bit","from":33,"until":36,"evidence":"absent from openshift/kubernetes cmd/kubelet/app/options/options.go (index id 27796338541, content of a 1.31..1.33 kubelet) and present in the 1.28..1.30 read (id 3102907); siderolabs/talos lists the removal under 1.30->1.31 (kubernetes #122363), not verified for 1.31/1.32, so those two minors answer \"cannot tell\""},
   {"name":"iptables-drop-bit","from":33,"until":36,"evidence":"as iptables-masquerade-bit"},
+  {"name":"log-text-split-stream","from":24,"until":29,"evidence":"not yet added: component-base logs/api/v1 AddFlags registers it from tag v0.30.0 (read on disk v0.24.0..v0.36.0)"},
+  {"name":"log-text-info-buffer-size","from":24,"until":29,"evidence":"as log-text-split-stream"},
+  {"name":"log-dir","from":26,"until":36,"evidence":"klog flags removed from Kubernetes components in 1.26 (KEP-2845): component-base v0.26.0+ logs.AddFlags/klogflags.Init register only v and vmodule (read on disk); kubelet's global flags (index id 13247915453) add no klog flags; same failure seen for kube-proxy (index id 433352907)"},
+  {"name":"log-file","from":26,"until":36,"evidence":"as log-dir"},
+  {"name":"log-file-max-size","from":26,"until":36,"evidence":"as log-dir"},
+  {"name":"logtostderr","from":26,"until":36,"evidence":"as log-dir"},
+  {"name":"alsologtostderr","from":26,"until":36,"evidence":"as log-dir"},
+  {"name":"add-dir-header","from":26,"until":36,"evidence":"as log-dir"},
+  {"name":"skip-headers","from":26,"until":36,"evidence":"as log-dir"},
+  {"name":"skip-log-headers","from":26,"until":36,"evidence":"as log-dir"},
+  {"name":"one-output","from":26,"until":36,"evidence":"as log-dir"},
+  {"name":"stderrthreshold","from":26,"until":36,"evidence":"as log-dir"},
+  {"name":"log-backtrace-at","from":26,"until":36,"evidence":"as log-dir"},
 ];
 
 /** Minors whose table lists EVERY registered flag (see PROVENANCE.md "Completeness"): none yet. */

@@ -148,3 +148,11 @@ t.test('with a complete table, any unregistered name is "unknown flag" (pflag te
   t.same(err(parseKubeletCommandLine(['-hx'], 30, opts)), { error: "unknown shorthand flag: 'x' in -x", kind: 'unknown-flag', flag: '-x' });
   t.ok('undecidable' in parseKubeletCommandLine(['-x'], 30), 'not with the real (incomplete) table');
 });
+
+t.test('klog flags: deprecated but accepted in 1.25, unknown from 1.26 (KEP-2845); log-text-* unknown before 1.30', async (t) => {
+  t.match(parseKubeletCommandLine(['--logtostderr=false', '--log-dir=/var/log/kubernetes'], 25), { ok: true, deprecated: ['logtostderr', 'log-dir'] });
+  t.same(err(parseKubeletCommandLine(['--logtostderr=false'], 26)), { error: 'unknown flag: --logtostderr', kind: 'unknown-flag', flag: 'logtostderr' });
+  t.same(err(parseKubeletCommandLine(['--log_dir=/var/log'], 36)), { error: 'unknown flag: --log_dir', kind: 'unknown-flag', flag: 'log-dir' });
+  t.same(err(parseKubeletCommandLine(['--log-text-split-stream'], 29)), { error: 'unknown flag: --log-text-split-stream', kind: 'unknown-flag', flag: 'log-text-split-stream' });
+  t.equal(parseKubeletCommandLine(['--log-text-split-stream'], 30).ok, true);
+});
