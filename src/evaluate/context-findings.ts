@@ -47,14 +47,8 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
     return [...findings, cannotDecide(`ExecStart= of ${service.unitName} (${where}) does not run kubelet: ${JSON.stringify(service.execStart.argv.slice(0, 3).join(' '))}.`, service.execStart.source.file)];
   }
 
+  // Flags without values and stray words are kubelet's start step 1 (src/start/steps/command-line.ts).
   const { flags } = model.kubelet;
-  for (const name of flags.missingValue) {
-    findings.push(kubeletRefuses(model, `flag --${name} has no value ("flag needs an argument")`));
-  }
-  if (flags.positional.length > 0) {
-    findings.push(kubeletRefuses(model, `it gets an argument that is not a flag (${JSON.stringify(flags.positional[0])}: "unknown command")`));
-  }
-
   const configured = (lastValue(flags, CredentialFlag.config) ?? '') !== '' || (lastValue(flags, CredentialFlag.binDir) ?? '') !== '';
   // Under the fallback the flags are gone on purpose; the fallback-active warning says so.
   if (!configured && !fallback?.active) {
@@ -100,17 +94,6 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
     }
   }
   return findings;
-}
-
-function kubeletRefuses(model: NodeModel, why: string): Finding {
-  const source = model.service.execStart?.source;
-  return {
-    id: 'unit-problem',
-    severity: 'warning',
-    message: `Kubelet will refuse its command line because ${why} (unrelated to credential providers).`,
-    ...(source ? { path: source.file } : {}),
-    remediation: `Correct ExecStart= in ${source ? `${source.file}:${source.line}` : 'the kubelet unit'}.`,
-  };
 }
 
 /** Loud on purpose: kubelet is up, but pulls that need the removed providers fail. */

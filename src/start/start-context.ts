@@ -12,6 +12,9 @@ import type { CredentialFlags } from '../checks/check.js';
 import { simulateRegistration, type RegistrationResult } from '../credentials/registration.js';
 import { effectiveFeatureGates, TOKEN_GATE } from '../kubelet/feature-gates.js';
 import { CredentialFlag, lastValue } from '../kubelet/flags.js';
+import { commandLineFinding, type CommandLineVerdict } from '../kubelet/command-line/findings.js';
+import type { CommandLineParse } from '../kubelet/command-line/parse-command-line.js';
+import { goQuote } from '../go/index.js';
 
 export class StartContext {
   private readonly memo = new Map<string, unknown>();
@@ -26,6 +29,16 @@ export class StartContext {
   private once<T>(key: string, compute: () => T): T {
     if (!this.memo.has(key)) this.memo.set(key, compute());
     return this.memo.get(key) as T;
+  }
+
+  /** Step 1: kubelet's arguments parsed against this minor's flag set (pflag). */
+  get commandLine(): CommandLineVerdict<CommandLineParse & { ok: true }> {
+    return this.once('commandLine', () => commandLineFinding(this.model.kubelet?.args ?? [], this.minor));
+  }
+
+  /** The journal line kubelet writes for an error returned from its start command. */
+  fatalLogLine(err: string): string {
+    return `"command failed" err=${goQuote(err)}`;
   }
 
   /** The credential flags, or undefined when kubelet registers no providers (both absent or empty). */

@@ -5,8 +5,13 @@
  */
 import type { StartCheck } from './start-check.js';
 import { credentialProvidersStep } from './steps/credential-providers.js';
+import { commandLineStep, flagValidationStep } from './steps/command-line.js';
 
 export const START_SEQUENCE: readonly StartCheck[] = [
+  // 1, 1b. pflag parses the command line; a stray word is "unknown command".
+  commandLineStep,
+  // 3. ValidateKubeletFlags.
+  flagValidationStep,
   // 11. NewMainKubelet → credential provider registration.
   credentialProvidersStep,
 ];

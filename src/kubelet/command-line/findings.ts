@@ -4,7 +4,8 @@
  * exit with status 1; step 2 (feature gates from flags) runs between them and is not modelled here.
  */
 import { parseKubeletCommandLine, withKubeletParsePrefix, type CommandLineParse } from './parse-command-line.js';
-import { validateKubeletFlags, withKubeletValidatePrefix, type KubeletFlavor } from './validate-flags.js';
+import { validateKubeletFlags, withKubeletValidatePrefix } from './validate-flags.js';
+import type { KubeletFlavor } from '../flavor.js';
 
 export interface CommandLineFinding {
   readonly findingId: string;

@@ -17,8 +17,7 @@
  */
 import type { CommandLineParse } from './parse-command-line.js';
 import { goTrimSpace } from './strconv.js';
-
-export type KubeletFlavor = 'upstream' | 'openshift';
+import type { KubeletFlavor } from '../flavor.js';
 
 export type FlagValidation =
   | { readonly ok: true }

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { parseKubeletCommandLine } from '../../../src/kubelet/command-line/parse-command-line.js';
-import { nodeLabelsFrom, validateKubeletFlags, withKubeletValidatePrefix, type KubeletFlavor } from '../../../src/kubelet/command-line/validate-flags.js';
+import { nodeLabelsFrom, validateKubeletFlags, withKubeletValidatePrefix } from '../../../src/kubelet/command-line/validate-flags.js';
+import type { KubeletFlavor } from '../../../src/kubelet/flavor.js';
 
 const ALLOWED =
   "\n--node-labels in the 'kubernetes.io' namespace must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io) or be in the specifically allowed set (beta.kubernetes.io/arch, beta.kubernetes.io/instance-type, beta.kubernetes.io/os, failure-domain.beta.kubernetes.io/region, failure-domain.beta.kubernetes.io/zone, kubernetes.io/arch, kubernetes.io/hostname, kubernetes.io/os, node.kubernetes.io/instance-type, topology.kubernetes.io/region, topology.kubernetes.io/zone)";
