@@ -89,13 +89,25 @@ t.test('step order per minor', async (t) => {
   for (let m = 24; m <= 36; m++) {
     // gates from flags before ValidateKubeletFlags; validation before anything in Run().
     t.ok(stepIndex(m, 'gates-from-flags')! < stepIndex(m, 'validate-flags')!, `1.${m} gates before flag validation`);
-    t.ok(stepIndex(m, 'init-logging')! < stepIndex(m, 'validate-config')!);
+    if (m >= 25) t.ok(stepIndex(m, 'init-logging')! < stepIndex(m, 'validate-config')!, `1.${m} logging before validation`);
     t.ok(stepIndex(m, 'validate-config')! < stepIndex(m, 'run:system-reserved')!);
     t.ok(stepIndex(m, 'run:kube-reserved')! < stepIndex(m, 'run:system-reserved')!);
     t.ok(stepIndex(m, 'run:system-reserved')! < stepIndex(m, 'run:node-ip')!);
     t.ok(stepIndex(m, 'run:node-ip')! < stepIndex(m, 'run:create-kubelet')!);
   }
   t.equal(stepIndex(27, 'merge-dropins'), undefined);
+  t.ok(stepIndex(24, 'validate-config')! < stepIndex(24, 'init-logging')!, '1.24 validated before setting up logging');
+  t.ok(stepIndex(24, 'dynamic-config-gate')! < stepIndex(24, 'init-logging')!);
+  t.ok(stepIndex(25, 'validate-config')! < stepIndex(25, 'dynamic-config-gate')!);
+});
+
+t.test('1.24 logging setup failure is logged by kubelet itself, not returned to cobra', async (t) => {
+  t.same(fatalLine(24, 'invalid format "text2"', 'init-logging'), { text: '"Failed to initialize logging" err="invalid format \\"text2\\""', inexact: false });
+  t.equal(wrapStepError(25, 'init-logging', 'x'), 'initialize logging: x');
+  t.equal(
+    wrapStepError(24, 'dynamic-config-gate', ''),
+    'cannot set feature gate DynamicKubeletConfig to true, feature is locked to false',
+  );
 });
 
 t.test('run steps are wrapped in "failed to run Kubelet: " and create-kubelet once more', async (t) => {

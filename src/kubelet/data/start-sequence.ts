@@ -19,6 +19,14 @@
  *   without the KUBELET_CONFIG_DROPIN_DIR_ALPHA check, otel noop meter fix for
  *   opentelemetry-go-contrib #5190 of 2024, "--pod-infra-container-image will be removed in 1.30").
  *   Read: RunE order, run(), RunKubelet, parseResourceList, getReservedCPUs.
+ * - server.go index id 55649096378 (58,887 chars, commit 001332b0422071acf4860769f18e34b5e9b7c1bc):
+ *   identified as 1.36 (skipped drop-in files logging of PR #136089, Jan 2026; CRILosingSupport
+ *   counted toward "1.38.0"). run() has no cloud-provider step; RunKubelet/parseResourceList as 1.30.
+ * - server.go copies index ids 38813120616 / 39349578202 / 38740688192 (blog copies with the
+ *   kubelet.go that "does not use cli.Run"): identified as 1.24 (RunE errors, no SilenceUsage,
+ *   DynamicKubeletConfig locked-to-false check, --container-runtime still a flag, logs.Options
+ *   without logsapi). Order there: validate config, DynamicKubeletConfig check, then logging, whose
+ *   failure is klog.ErrorS(err, "Failed to initialize logging") + os.Exit(1).
  * - server.go excerpt index id 38752544830 (a blog copy of 1.25/1.26: logsapi exists from
  *   component-base v0.25, and the DynamicKubeletConfig locked-to-false check is still there): the
  *   pre-1.28 order load config -> precedence -> gates, and the pre-1.28 load format
@@ -73,6 +81,11 @@ export type StartStepId =
 export interface StepFormat {
   /** Go format string of the wrapping, e.g. "failed to parse kubelet flag: %w". */
   readonly format: string;
+  /**
+   * Set when the step does not return its error to cobra but logs it itself and exits 1:
+   * klog.ErrorS(err, klogMessage); os.Exit(1) (1.24's logging setup).
+   */
+  readonly klogMessage?: string;
   /** false = the exact text was not read in any source (code must not print it as kubelet's). */
   readonly verified: boolean;
   readonly note?: string;
@@ -119,7 +132,12 @@ function formatsFor(minor: number): Partial<Record<StartStepId, StepFormat>> {
     'init-logging':
       minor >= 25
         ? V('initialize logging: %v')
-        : U('initialize logging: %v', '1.24 used logs.Options.ValidateAndApply; the wrapping text is assumed unchanged'),
+        : {
+            format: '%v',
+            klogMessage: 'Failed to initialize logging',
+            verified: true,
+            note: '1.24: logs.Options.ValidateAndApply failure is klog.ErrorS(err, "Failed to initialize logging") + os.Exit(1), after config validation',
+          },
     'validate-config': V('failed to validate kubelet configuration, error: %w, path: %s', `path renders as ${CONFIG_OBJECT_RENDERING}`),
     'construct-dependencies': V('failed to construct kubelet dependencies: %w'),
     'run:set-gates': V('%w', 'returned unwrapped inside run(); same gates as before, so it cannot newly fail'),
@@ -140,9 +158,9 @@ function formatsFor(minor: number): Partial<Record<StartStepId, StepFormat>> {
     );
   }
   if (minor <= 25) {
-    f['dynamic-config-gate'] = U(
+    f['dynamic-config-gate'] = V(
       'cannot set feature gate DynamicKubeletConfig to true, feature is locked to false',
-      'seen in a 1.25/1.26 copy of server.go; the 1.24 and 1.26 presence is inferred',
+      'in the 1.24 and 1.25 copies of server.go; its absence from 1.26 (gate removed) is inferred',
     );
   }
   return f;
@@ -153,8 +171,14 @@ function stepsFor(minor: number): StartStepId[] {
   if (minor === 28 || minor === 29) steps.push('dropin-env-check');
   if (minor >= 28) steps.push('merge-dropins');
   // <=1.27 only with --config; 1.28+ with --config or --config-dir.
-  steps.push('flag-precedence', 'gates-from-config', 'init-logging', 'validate-config');
-  if (minor <= 25) steps.push('dynamic-config-gate');
+  steps.push('flag-precedence', 'gates-from-config');
+  if (minor === 24) {
+    // 1.24: validation first, logging set up afterwards (and not through RunE's error).
+    steps.push('validate-config', 'dynamic-config-gate', 'init-logging');
+  } else {
+    steps.push('init-logging', 'validate-config');
+    if (minor === 25) steps.push('dynamic-config-gate');
+  }
   steps.push('construct-dependencies', 'run:set-gates', 'run:validate-server', 'run:lock-file');
   // In-tree cloud init in run(): read in 1.25-1.30 copies; cloud-provider v0.32 dropped the helpers
   // run() called, so 1.32+ has no cloud init there. 1.31 is not pinned (see cloud-provider.ts).
@@ -286,6 +310,8 @@ export function formatFatalLine(minor: number, err: string): string | undefined 
 export function fatalLine(minor: number, err: string, step?: StartStepId): FatalLine | undefined {
   const seq = startSequence(minor);
   if (!seq) return undefined;
+  const direct = step ? seq.formats[step]?.klogMessage : undefined;
+  if (direct) return { text: `${goQuote(direct)} err=${goQuote(err)}`, inexact: err.includes('\n') };
   if (seq.fatalLine === 'plain-error') {
     const pinned = step === undefined || step === 'parse-flags' || step === 'stray-argument';
     return { text: `Error: ${err}`, inexact: !pinned };

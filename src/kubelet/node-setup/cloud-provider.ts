@@ -24,8 +24,9 @@
  *
  * 1.31: in-tree providers were removed from kubernetes and DisableCloudProviders is GA and locked
  * to true; whether run() still called InitCloudProvider (-> `unknown cloud provider`) before
- * NewMainKubelet was not read, so 1.31 answers are marked inexact. 1.32+: run() has no cloud step
- * (cloud-provider v0.32 dropped the helpers the 1.30 run() called) [inferred].
+ * NewMainKubelet was not read, so 1.31 answers are marked inexact. 1.32+: run() has no cloud step —
+ * read in the 1.36 server.go (index id 55649096378); for 1.32-1.35 inferred from cloud-provider
+ * v0.32 dropping DeprecationWarningForProvider, which the 1.30 run() called.
  */
 import { goQuote } from '../../go/quote.js';
 import { RUN_WRAP, goSprintf, wrapStepError } from '../data/start-sequence.js';

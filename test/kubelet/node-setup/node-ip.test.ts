@@ -53,6 +53,7 @@ t.test('dual-stack with a cloud provider: the boundaries at 1.27 and 1.30', asyn
     checkNodeIP(28, pair, 'external', off)!.kubeletError,
     'failed to run Kubelet: bad --node-ip "10.0.0.1,fd00::1": dual-stack not supported in this configuration',
   );
+  t.equal(checkNodeIP(28, pair, 'external', off)!.message, 'kubelet 1.28 rejects --node-ip=10.0.0.1,fd00::1: dual-stack not supported in this configuration');
   t.equal(checkNodeIP(28, pair, 'external', on), undefined, 'CloudDualStackNodeIPs enabled');
   t.equal(checkNodeIP(29, pair, 'external', on), undefined);
   t.equal(checkNodeIP(30, pair, 'external', off), undefined, 'GA: the gate is not consulted');
