@@ -30,7 +30,7 @@
  */
 import { goQuote } from '../../go/quote.js';
 import { RUN_WRAP, goSprintf, wrapStepError } from '../data/start-sequence.js';
-import type { GateEnabled, NodeSetupResult } from './types.js';
+import type { GateEnabled, KubeletFlavor, NodeSetupResult } from './types.js';
 
 export const DISABLE_CLOUD_PROVIDERS_GATE = 'DisableCloudProviders';
 
@@ -65,11 +65,22 @@ const REMEDIATION =
  * a failure, or { undecidable } when a compiled-in provider would be initialised against the cloud.
  * `gateEnabled` answers DisableCloudProviders (alpha/off 1.24-1.28, beta/on 1.29-1.30).
  */
-export function checkCloudProvider(minor: number, input: CloudProviderInput, gateEnabled: GateEnabled): NodeSetupResult {
+export function checkCloudProvider(
+  minor: number,
+  input: CloudProviderInput,
+  gateEnabled: GateEnabled,
+  flavor: KubeletFlavor = 'upstream',
+): NodeSetupResult {
   const inTree = inTreeCloudProviders(minor);
   if (!inTree) return undefined;
   const name = input.cloudProvider;
   if (name === 'external') return undefined;
+  // OpenShift's kubelet is built from openshift/kubernetes; which in-tree providers its 1.24-1.30
+  // builds still register (OpenShift moved clouds to external CCMs release by release) was not
+  // read, so an in-tree name there is not decided.
+  if (flavor === 'openshift' && name !== '' && minor <= 30) {
+    return { undecidable: `OpenShift's kubelet 1.${minor} may still carry the in-tree provider ${goQuote(name)}; not modelled` };
+  }
 
   if (minor >= 31) {
     if (name === '') return undefined;

@@ -9,7 +9,7 @@ import { stepIndex, type StartStepId } from '../data/start-sequence.js';
 import { checkCloudProvider, inTreeCloudProviders } from './cloud-provider.js';
 import { checkNodeIP } from './node-ip.js';
 import { checkReservedResources, type ResourceMap } from './reserved.js';
-import { isUndecidable, type GateEnabled, type NodeSetupFailure, type Undecidable } from './types.js';
+import { isUndecidable, type GateEnabled, type KubeletFlavor, type NodeSetupFailure, type Undecidable } from './types.js';
 
 export * from './types.js';
 export { checkCloudProvider, disabledProviderError, inTreeCloudProviders, DISABLE_CLOUD_PROVIDERS_GATE } from './cloud-provider.js';
@@ -46,7 +46,12 @@ function cloudStep(result: NodeSetupFailure | Undecidable): StartStepId {
  * Every node-setup failure or undecidable for kubelet `minor`, sorted in kubelet's order.
  * Empty when all pass; undefined outside 1.24..1.36.
  */
-export function evaluateNodeSetup(minor: number, input: NodeSetupInput, gateEnabled: GateEnabled): NodeSetupStepResult[] | undefined {
+export function evaluateNodeSetup(
+  minor: number,
+  input: NodeSetupInput,
+  gateEnabled: GateEnabled,
+  flavor: KubeletFlavor = 'upstream',
+): NodeSetupStepResult[] | undefined {
   if (!inTreeCloudProviders(minor)) return undefined;
   const out: NodeSetupStepResult[] = [];
   const cloudProvider = input.cloudProvider ?? '';
@@ -58,6 +63,7 @@ export function evaluateNodeSetup(minor: number, input: NodeSetupInput, gateEnab
       ...(input.cloudConfigOpens === undefined ? {} : { cloudConfigOpens: input.cloudConfigOpens }),
     },
     gateEnabled,
+    flavor,
   );
   if (cloud) out.push({ step: cloudStep(cloud), result: cloud });
   const reserved = checkReservedResources(minor, {

@@ -25,3 +25,6 @@ export function isUndecidable(r: NodeSetupResult): r is Undecidable {
 
 /** Gate lookup supplied by the caller (effective gates for this minor and flavour). */
 export type GateEnabled = (name: string) => boolean;
+
+/** Shared decision (COMMON.md): OpenShift's kubelet is openshift/kubernetes with carry patches. */
+export type KubeletFlavor = 'upstream' | 'openshift';

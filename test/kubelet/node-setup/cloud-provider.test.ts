@@ -15,6 +15,12 @@ t.test('OpenShift: --cloud-provider= (empty) and external are accepted everywher
   t.equal(checkCloudProvider(37, { cloudProvider: 'aws' }, gateOn), undefined);
 });
 
+t.test('OpenShift: an in-tree name up to 1.30 is not decided (carry patches not read)', async (t) => {
+  t.ok(isUndecidable(checkCloudProvider(27, { cloudProvider: 'aws' }, gateOff, 'openshift')));
+  t.equal(checkCloudProvider(27, { cloudProvider: 'external' }, gateOff, 'openshift'), undefined);
+  t.equal((checkCloudProvider(31, { cloudProvider: 'aws' }, gateOff, 'openshift') as { findingId: string }).findingId, 'cloud-provider-disabled');
+});
+
 t.test('in-tree providers per minor (cloud-provider deprecatedCloudProviders)', async (t) => {
   t.same(inTreeCloudProviders(25), ['aws', 'azure', 'gce', 'openstack', 'vsphere']);
   t.same(inTreeCloudProviders(26), ['aws', 'azure', 'gce', 'vsphere']);
