@@ -25,8 +25,18 @@ export function goAtoi(s: string): { ok: true; value: number } | { ok: false; er
 /** Larger ranges are refused here rather than expanded (kubelet would allocate them; no real host has them). */
 const MAX_EXPANDED = 1 << 20;
 
-/** cpuset.Parse: "0-5,34,46-48". Empty is the empty set. */
-export function parseCpuset(s: string): CpusetParse {
+/**
+ * The reversed-range text changed from "invalid range %q (%d >= %d)" (kubernetes commit 0e7c4f7,
+ * 2021-03) to "invalid range %q (%d > %d)" (commit b911e13, 2023-01-27, "Fix Parse() error message",
+ * both in the history k8s.io/utils imported from pkg/kubelet/cm/cpuset). 2023-01-27 falls in the
+ * 1.27 cycle: 1.24-1.26 use ">=", 1.28+ ">"; 1.27 is taken as ">" but not pinned.
+ */
+export function reversedRangeOperator(minor: number): '>=' | '>' {
+  return minor <= 26 ? '>=' : '>';
+}
+
+/** cpuset.Parse: "0-5,34,46-48". Empty is the empty set. `minor` picks the reversed-range text. */
+export function parseCpuset(s: string, minor = 36): CpusetParse {
   if (s === '') return { ok: true, cpus: [] };
   const cpus = new Set<number>();
   for (const r of s.split(',')) {
@@ -41,7 +51,9 @@ export function parseCpuset(s: string): CpusetParse {
     if (!start.ok) return start;
     const end = goAtoi(r.slice(dash + 1));
     if (!end.ok) return end;
-    if (start.value > end.value) return { ok: false, error: `invalid range ${goQuote(r)} (${start.value} > ${end.value})` };
+    if (start.value > end.value) {
+      return { ok: false, error: `invalid range ${goQuote(r)} (${start.value} ${reversedRangeOperator(minor)} ${end.value})` };
+    }
     if (end.value - start.value > MAX_EXPANDED) return { ok: false, error: `range ${goQuote(r)} too large to model` };
     for (let e = start.value; e <= end.value; e++) cpus.add(e);
   }
@@ -50,23 +62,20 @@ export function parseCpuset(s: string): CpusetParse {
 
 /**
  * The ValidateKubeletConfiguration message for an unparsable reservedSystemCPUs (one element of the
- * aggregate in "failed to validate kubelet configuration, error: …"). The wording changed once:
- *  - old: "unable to parse reservedSystemCPUs (--reserved-cpus), error: %v" (a validation.go copy
- *    that still builds logs.NewOptions(), i.e. <=1.24 — index id 524546562);
- *  - new: "invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) %v, error: %w"
- *    (1.30-era validation.go, index id 4640499, and its test, index id 9350235).
- * The minor where it changed (1.25-1.29) was not pinned, so those minors get verified: false.
+ * aggregate in "failed to validate kubelet configuration, error: …"):
+ * "invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) %v, error: %w".
+ * Read in a 1.30-era validation.go (index id 4640499) and in the table-driven validation test
+ * (index id 9350235) that kubernetes PR #105360 ("Refactor kubelet config validation tests",
+ * merged 2021-10, so 1.23) introduced together with the "invalid configuration:" prefixes; the older
+ * "unable to parse reservedSystemCPUs (--reserved-cpus), error: %v" (index id 524546562) predates
+ * 1.24. So every modelled minor uses the new text.
  */
-export function reservedCpusValidationMessage(
-  minor: number,
-  value: string,
-): { readonly text: string; readonly verified: boolean } | undefined {
+export function reservedCpusValidationMessage(minor: number, value: string): { readonly text: string; readonly inexact: boolean } | undefined {
   if (minor < 24 || minor > 36) return undefined;
-  const parsed = parseCpuset(value);
+  const parsed = parseCpuset(value, minor);
   if (parsed.ok) return undefined;
-  if (minor === 24) return { text: `unable to parse reservedSystemCPUs (--reserved-cpus), error: ${parsed.error}`, verified: false };
   return {
     text: `invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) ${value}, error: ${parsed.error}`,
-    verified: minor >= 30,
+    inexact: minor === 27 && parsed.error.startsWith('invalid range'),
   };
 }

@@ -55,7 +55,7 @@ export function reservedAfterCpuOverride(input: ReservedInput): { kube?: Resourc
   const out: { kube?: ResourceMap; system?: ResourceMap } = {};
   if (input.kubeReserved) out.kube = input.kubeReserved;
   if (input.systemReserved) out.system = input.systemReserved;
-  const cpus = input.reservedSystemCPUs ? parseCpuset(input.reservedSystemCPUs) : undefined;
+  const cpus = input.reservedSystemCPUs ? parseCpuset(input.reservedSystemCPUs) : undefined; // only the count matters
   if (cpus?.ok && cpus.cpus.length > 0) {
     if (input.kubeReserved) {
       const { cpu: _dropped, ...rest } = input.kubeReserved;

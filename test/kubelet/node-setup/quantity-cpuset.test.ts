@@ -32,6 +32,8 @@ t.test('cpuset.Parse and strconv.Atoi texts', async (t) => {
   t.same(parseCpuset(''), { ok: true, cpus: [] });
   t.same(parseCpuset('1-1'), { ok: true, cpus: [1] });
   t.same(parseCpuset('3-1'), { ok: false, error: 'invalid range "3-1" (3 > 1)' });
+  t.same(parseCpuset('3-1', 28), { ok: false, error: 'invalid range "3-1" (3 > 1)' });
+  t.same(parseCpuset('3-1', 26), { ok: false, error: 'invalid range "3-1" (3 >= 1)' }, 'before k8s.io/utils b911e13');
   t.same(parseCpuset('a'), { ok: false, error: 'strconv.Atoi: parsing "a": invalid syntax' });
   t.same(parseCpuset('0,,1'), { ok: false, error: 'strconv.Atoi: parsing "": invalid syntax' });
   t.same(parseCpuset('-1'), { ok: false, error: 'strconv.Atoi: parsing "": invalid syntax' });
@@ -41,13 +43,15 @@ t.test('cpuset.Parse and strconv.Atoi texts', async (t) => {
   t.same(goAtoi('+7'), { ok: true, value: 7 });
 });
 
-t.test('reservedSystemCPUs validation message per minor', async (t) => {
-  t.same(reservedCpusValidationMessage(30, 'x'), {
-    text: 'invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) x, error: strconv.Atoi: parsing "x": invalid syntax',
-    verified: true,
-  });
-  t.equal(reservedCpusValidationMessage(27, 'x')!.verified, false, 'the wording change minor is not pinned');
-  t.equal(reservedCpusValidationMessage(24, 'x')!.text, 'unable to parse reservedSystemCPUs (--reserved-cpus), error: strconv.Atoi: parsing "x": invalid syntax');
+t.test('reservedSystemCPUs validation message (same wrapping 1.24-1.36)', async (t) => {
+  for (const m of [24, 30, 36]) {
+    t.same(reservedCpusValidationMessage(m, 'x'), {
+      text: 'invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) x, error: strconv.Atoi: parsing "x": invalid syntax',
+      inexact: false,
+    });
+  }
+  t.equal(reservedCpusValidationMessage(25, '4-2')!.text, 'invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) 4-2, error: invalid range "4-2" (4 >= 2)');
+  t.equal(reservedCpusValidationMessage(27, '4-2')!.inexact, true, 'the operator change is not pinned to 1.27');
   t.equal(reservedCpusValidationMessage(30, '0-3'), undefined);
   t.equal(reservedCpusValidationMessage(37, 'x'), undefined);
 });
