@@ -9,12 +9,13 @@
  *   logsInitialized before RunE runs: every RunE error (flag errors included) is logged as
  *   `"command failed" err="…"`. klog.ErrorS call is on run.go line 74 in v0.25-v0.30, line 72 in v0.31+.
  * - cmd/kubelet/kubelet.go: the 1.24 main used its own run() around command.Execute() (comment
- *   "Therefore it does not use cli.Run"), so cobra printed `Error: <err>` (kubernetes/website #33640
- *   with kubelet v1.24.0, kubespray #8924 with v1.24.1, website #34755 with v1.24.2). PR #110691
+ *   "Therefore it does not use cli.Run"), and the 1.24 command set neither SilenceErrors nor
+ *   SilenceUsage, so cobra printed `Error: <err>` followed by the usage text (kubernetes/website
+ *   #33640 with kubelet v1.24.0, kubespray #8924/#8998 with v1.24.1, website #34755 with v1.24.2). PR #110691
  *   ("remove run function", listed in CHANGELOG-1.25.md, index id 422194706) moved kubelet to
  *   cli.Run in 1.25; PR #110917 (a 1.24 patch release, CHANGELOG index id 41628131347) made the 1.24
- *   run() print `Error: %v` itself. 1.27 logs (voxpupuli/puppet-k8s #64, sealos #2933) show
- *   `run.go:74] "command failed" err="…"`.
+ *   run() print `Error: %v` itself. Logs: 1.26 (kubernetes/cloud-provider-gcp #398, Nov 2022) and
+ *   1.27 (voxpupuli/puppet-k8s #64, sealos #2933) show `run.go:74] "command failed" err="…"`.
  * - cmd/kubelet/app/server.go, index id 46468843 (55,422 chars): identified as 1.30 (config-dir
  *   without the KUBELET_CONFIG_DROPIN_DIR_ALPHA check, otel noop meter fix for
  *   opentelemetry-go-contrib #5190 of 2024, "--pod-infra-container-image will be removed in 1.30").
