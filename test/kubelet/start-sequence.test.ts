@@ -120,5 +120,12 @@ t.test('run steps are wrapped in "failed to run Kubelet: " and create-kubelet on
     'failed to run Kubelet: unable to acquire file lock on "/var/run/kubelet.lock": resource temporarily unavailable',
   );
   t.equal(wrapStepError(26, 'stray-argument', '$KUBELET_EXTRA'), 'unknown command $KUBELET_EXTRA');
+  // kubernetes/cloud-provider-gcp #398 (kubelet 1.26): run.go:74] "command failed" err="failed to run Kubelet: cannot create certificate signing request: …"
+  const inner =
+    'cannot create certificate signing request: certificatesigningrequests.certificates.k8s.io is forbidden: User "kubelet" cannot create resource "certificatesigningrequests" in API group "certificates.k8s.io" at the cluster scope';
+  t.equal(
+    formatFatalLine(26, wrapStepError(26, 'run:client-config', inner)!),
+    '"command failed" err="failed to run Kubelet: cannot create certificate signing request: certificatesigningrequests.certificates.k8s.io is forbidden: User \\"kubelet\\" cannot create resource \\"certificatesigningrequests\\" in API group \\"certificates.k8s.io\\" at the cluster scope"',
+  );
   t.equal(wrapStepError(33, 'gates-from-config', 'unrecognized feature gate: Foo'), 'failed to set feature gates from initial flags-based config: unrecognized feature gate: Foo');
 });

@@ -151,6 +151,20 @@ function formatsFor(minor: number): Partial<Record<StartStepId, StepFormat>> {
     'run:node-ip': minor >= 27 ? V('bad --node-ip %q: %v', 'nodeutil.ParseNodeIPArgument') : V('%w', 'inline checks, each message names --node-ip itself'),
     'run:create-kubelet': V(CREATE_WRAP),
   };
+  // Steps whose errors run() returns unwrapped (only RUN_WRAP is added).
+  for (const step of [
+    'run:cloud-init',
+    'run:client-config',
+    'run:auth',
+    'run:cri',
+    'run:cgroup-driver-from-cri',
+    'run:cadvisor',
+    'run:machine-info',
+    'run:eviction-hard',
+    'run:container-manager',
+  ] as const) {
+    f[step] = V('%w', 'returned unwrapped by run()');
+  }
   if (minor >= 28) f['merge-dropins'] = V('failed to merge kubelet configs: %w');
   if (minor === 28 || minor === 29) {
     f['dropin-env-check'] = U(
