@@ -1,0 +1,68 @@
+/**
+ * Finding kinds of the offline node-setup checks (src/kubelet/node-setup). MESSAGE_IDs were
+ * generated once (uuid4 hex) and must never change.
+ */
+import type { FindingKind } from '../findings.js';
+
+export const NODE_SETUP_KINDS: readonly FindingKind[] = [
+  {
+    id: 'system-reserved-unparsable',
+    title: '--system-reserved (systemReserved) has an entry kubelet cannot parse',
+    severity: 'error',
+    versions: 'all (1.24-1.36)',
+    messageId: 'f506b5b0fb2741c7ba3fca8edf58d9a3',
+    meaning:
+      'Kubelet parses systemReserved after connecting to the container runtime and exits with "failed to run Kubelet: --system-reserved value failed to parse: …" when a value is not a quantity (an empty value from an unset environment variable, "1GB"), is negative, or names a resource other than cpu, memory, ephemeral-storage or pid ("cannot reserve …"). Exit status 1, every restart.',
+    fix: 'Give every entry a valid quantity (cpu=500m, memory=1Gi); on OpenShift check that /etc/node-sizing.env sets SYSTEM_RESERVED_CPU, SYSTEM_RESERVED_MEMORY and SYSTEM_RESERVED_ES.',
+  },
+  {
+    id: 'kube-reserved-unparsable',
+    title: '--kube-reserved (kubeReserved) has an entry kubelet cannot parse',
+    severity: 'error',
+    versions: 'all (1.24-1.36)',
+    messageId: '74e69ddbeaa54efb8691150a9aa37bed',
+    meaning:
+      'Kubelet parses kubeReserved just before systemReserved and exits with "failed to run Kubelet: --kube-reserved value failed to parse: …" on a value that is not a non-negative quantity or a resource other than cpu, memory, ephemeral-storage or pid.',
+    fix: 'Give every --kube-reserved entry a valid quantity, or remove the entry.',
+  },
+  {
+    id: 'node-ip-rejected',
+    title: 'kubelet rejects --node-ip',
+    severity: 'error',
+    versions: 'all (1.24-1.36); the dual-stack rules differ before 1.27 and 1.30',
+    messageId: '97bef88573d24dfb859c4d3096a81801',
+    meaning:
+      'RunKubelet checks --node-ip before creating the kubelet: more than two addresses, two of one family, 0.0.0.0 or :: in a pair, or a pair together with a cloud provider (up to 1.26 any --cloud-provider; 1.27-1.29 "external" only with CloudDualStackNodeIPs; 1.30+ "external" is fine) make it exit with "failed to run Kubelet: bad --node-ip …" (or "dual-stack --node-ip … " up to 1.26). Entries that do not parse as IPs are ignored, not fatal.',
+    fix: 'Set --node-ip to one address, or to one IPv4 and one IPv6 address.',
+  },
+  {
+    id: 'cloud-provider-disabled',
+    title: '--cloud-provider names a built-in cloud provider that this kubelet has disabled',
+    severity: 'error',
+    versions: '1.29-1.30 by default (DisableCloudProviders beta), 1.24-1.28 with the gate set; 1.31+ always',
+    messageId: '33581d8a6e7a439ba9aabcdf7e2100c4',
+    meaning:
+      'NewMainKubelet refuses a built-in provider name: "failed to run Kubelet: failed to create kubelet: cloud provider "aws" was specified, but built-in cloud providers are disabled. Please set --cloud-provider=external and migrate to an external cloud provider". Up to 1.30 kubelet first tries to initialise the provider, which may fail with a cloud-specific error instead.',
+    fix: 'Set --cloud-provider=external (or drop it) and run the external cloud controller manager.',
+  },
+  {
+    id: 'cloud-provider-unknown',
+    title: '--cloud-provider names a provider this kubelet does not have',
+    severity: 'error',
+    versions: '1.24-1.30',
+    messageId: '4fa2c502e50c48ceb6080983dc7573a2',
+    meaning:
+      'Up to 1.30 kubelet initialises the named in-tree provider early in run(); a name it does not have (OpenStack from 1.26, AWS from 1.27, Azure and vSphere from 1.30, or a typo) exits with "failed to run Kubelet: unknown cloud provider "…"".',
+    fix: 'Set --cloud-provider=external (or drop it) and run the external cloud controller manager.',
+  },
+  {
+    id: 'cloud-config-unopenable',
+    title: '--cloud-config cannot be opened',
+    severity: 'error',
+    versions: '1.24-1.30 (with a --cloud-provider other than external)',
+    messageId: 'd3f535d47ed242099dcc0c42de06350a',
+    meaning:
+      'Before initialising a cloud provider, kubelet opens --cloud-config; if that fails it calls klog.Fatalf("Couldn\'t open cloud provider configuration …") and exits with status 255.',
+    fix: 'Restore the --cloud-config file, or drop --cloud-config and --cloud-provider.',
+  },
+];

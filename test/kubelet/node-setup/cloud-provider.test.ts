@@ -1,0 +1,91 @@
+import t from 'tap';
+import { checkCloudProvider, inTreeCloudProviders, isUndecidable, evaluateNodeSetup } from '../../../src/kubelet/node-setup/index.js';
+
+const gateOff = () => false;
+const gateOn = () => true;
+const DISABLED = (n: string) =>
+  `failed to run Kubelet: failed to create kubelet: cloud provider "${n}" was specified, but built-in cloud providers are disabled. Please set --cloud-provider=external and migrate to an external cloud provider`;
+
+t.test('OpenShift: --cloud-provider= (empty) and external are accepted everywhere', async (t) => {
+  for (let m = 24; m <= 36; m++) {
+    t.equal(checkCloudProvider(m, { cloudProvider: '' }, gateOn), undefined, `1.${m} empty`);
+    t.equal(checkCloudProvider(m, { cloudProvider: 'external' }, gateOn), undefined, `1.${m} external`);
+    t.equal(checkCloudProvider(m, { cloudProvider: '', cloudConfigFile: '/missing', cloudConfigOpens: false }, gateOn), undefined);
+  }
+  t.equal(checkCloudProvider(37, { cloudProvider: 'aws' }, gateOn), undefined);
+});
+
+t.test('OpenShift: an in-tree name up to 1.30 is not decided (carry patches not read)', async (t) => {
+  t.ok(isUndecidable(checkCloudProvider(27, { cloudProvider: 'aws' }, gateOff, 'openshift')));
+  t.equal(checkCloudProvider(27, { cloudProvider: 'external' }, gateOff, 'openshift'), undefined);
+  t.equal((checkCloudProvider(31, { cloudProvider: 'aws' }, gateOff, 'openshift') as { findingId: string }).findingId, 'cloud-provider-disabled');
+});
+
+t.test('in-tree providers per minor (cloud-provider deprecatedCloudProviders)', async (t) => {
+  t.same(inTreeCloudProviders(25), ['aws', 'azure', 'gce', 'openstack', 'vsphere']);
+  t.same(inTreeCloudProviders(26), ['aws', 'azure', 'gce', 'vsphere']);
+  t.same(inTreeCloudProviders(27), ['azure', 'gce', 'vsphere']);
+  t.same(inTreeCloudProviders(30), ['gce']);
+  t.same(inTreeCloudProviders(31), []);
+  t.equal(inTreeCloudProviders(23), undefined);
+});
+
+t.test('a name the kubelet does not have: unknown cloud provider (1.24-1.30)', async (t) => {
+  const r = checkCloudProvider(27, { cloudProvider: 'aws' }, gateOff);
+  t.same(r, {
+    findingId: 'cloud-provider-unknown',
+    kubeletError: 'failed to run Kubelet: unknown cloud provider "aws"',
+    message: 'kubelet 1.27 has no built-in cloud provider named "aws" (it has azure, gce, vsphere).',
+    remediation: r && !isUndecidable(r) ? r.remediation : '',
+  });
+  t.equal((checkCloudProvider(26, { cloudProvider: 'openstack' }, gateOff) as { findingId: string }).findingId, 'cloud-provider-unknown');
+  t.equal((checkCloudProvider(30, { cloudProvider: 'azure' }, gateOn) as { kubeletError: string }).kubeletError, 'failed to run Kubelet: unknown cloud provider "azure"');
+});
+
+t.test('a compiled-in provider: undecidable with the gate off, disabled (inexact) with it on', async (t) => {
+  t.ok(isUndecidable(checkCloudProvider(26, { cloudProvider: 'aws' }, gateOff)));
+  t.ok(isUndecidable(checkCloudProvider(29, { cloudProvider: 'gce' }, gateOff)), '1.29 with DisableCloudProviders=false');
+  const r = checkCloudProvider(29, { cloudProvider: 'gce' }, (g) => g === 'DisableCloudProviders') as { findingId: string; kubeletError: string; inexact?: boolean };
+  t.equal(r.findingId, 'cloud-provider-disabled');
+  t.equal(r.kubeletError, DISABLED('gce'));
+  t.equal(r.inexact, true, 'InitCloudProvider runs first and may fail differently');
+});
+
+t.test('1.31+: any built-in name is disabled (no gate)', async (t) => {
+  const r31 = checkCloudProvider(31, { cloudProvider: 'aws' }, gateOff) as { kubeletError: string; inexact?: boolean };
+  t.equal(r31.kubeletError, DISABLED('aws'));
+  t.equal(r31.inexact, true, '1.31 run() not pinned');
+  const r34 = checkCloudProvider(34, { cloudProvider: 'gce' }, gateOff) as { kubeletError: string; inexact?: boolean };
+  t.equal(r34.kubeletError, DISABLED('gce'));
+  t.equal(r34.inexact, undefined);
+});
+
+t.test('--cloud-config that cannot be opened: klog.Fatalf, exit 255', async (t) => {
+  const r = checkCloudProvider(28, { cloudProvider: 'aws', cloudConfigFile: '/etc/kubernetes/cloud.conf', cloudConfigOpens: false }, gateOff) as {
+    findingId: string;
+    exitStatus?: number;
+  };
+  t.equal(r.findingId, 'cloud-config-unopenable');
+  t.equal(r.exitStatus, 255);
+  t.ok(isUndecidable(checkCloudProvider(28, { cloudProvider: 'aws', cloudConfigFile: '/etc/kubernetes/cloud.conf' }, gateOff)));
+  t.equal(
+    (checkCloudProvider(28, { cloudProvider: 'aws', cloudConfigFile: '/etc/kubernetes/cloud.conf', cloudConfigOpens: true }, gateOff) as { kubeletError: string }).kubeletError,
+    'failed to run Kubelet: unknown cloud provider "aws"',
+  );
+});
+
+t.test('evaluateNodeSetup orders results like kubelet', async (t) => {
+  const input = { cloudProvider: 'gce', nodeIP: '10.0.0.1,10.0.0.2', systemReserved: { cpu: '' } };
+  t.same(
+    evaluateNodeSetup(29, input, gateOn)!.map((r) => r.step),
+    ['run:system-reserved', 'run:node-ip', 'run:create-kubelet'],
+    'the disabled-provider check is in NewMainKubelet, last',
+  );
+  t.same(
+    evaluateNodeSetup(27, { ...input, cloudProvider: 'aws' }, gateOff)!.map((r) => r.step),
+    ['run:cloud-init', 'run:system-reserved', 'run:node-ip'],
+    'unknown provider fails in run(), first',
+  );
+  t.same(evaluateNodeSetup(33, { cloudProvider: 'external', nodeIP: '10.0.0.1,fd00::1' }, gateOff), []);
+  t.equal(evaluateNodeSetup(37, {}, gateOff), undefined);
+});
