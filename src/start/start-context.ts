@@ -14,7 +14,7 @@ import { effectiveFeatureGates, TOKEN_GATE } from '../kubelet/feature-gates.js';
 import { CredentialFlag, lastValue } from '../kubelet/flags.js';
 import { commandLineFinding, type CommandLineVerdict } from '../kubelet/command-line/findings.js';
 import type { CommandLineParse } from '../kubelet/command-line/parse-command-line.js';
-import { goQuote } from '../go/index.js';
+import { formatFatalLine } from '../kubelet/data/start-sequence.js';
 
 export class StartContext {
   private readonly memo = new Map<string, unknown>();
@@ -37,8 +37,8 @@ export class StartContext {
   }
 
   /** The journal line kubelet writes for an error returned from its start command. */
-  fatalLogLine(err: string): string {
-    return `"command failed" err=${goQuote(err)}`;
+  fatalLogLine(err: string): string | undefined {
+    return formatFatalLine(this.minor, err);
   }
 
   /** The credential flags, or undefined when kubelet registers no providers (both absent or empty). */

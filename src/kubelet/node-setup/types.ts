@@ -27,4 +27,4 @@ export function isUndecidable(r: NodeSetupResult): r is Undecidable {
 export type GateEnabled = (name: string) => boolean;
 
 /** Shared decision (COMMON.md): OpenShift's kubelet is openshift/kubernetes with carry patches. */
-export type KubeletFlavor = 'upstream' | 'openshift';
+export type { KubeletFlavor } from '../flavor.js';

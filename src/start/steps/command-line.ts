@@ -49,12 +49,16 @@ function outcome(context: StartContext, verdict: Exclude<CommandLineVerdict<unkn
       message: finding.message,
       remediation: finding.remediation,
       kubeletError: finding.kubeletError,
-      logLine: context.fatalLogLine(finding.kubeletError),
+      ...optional('logLine', context.fatalLogLine(finding.kubeletError)),
       exitStatus: finding.exitStatus,
       ...execStartPath(context),
       ...(finding.inexact ? { inexact: true } : {}),
     },
   };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }
 
 function execStartPath(context: StartContext): { path?: string } {
