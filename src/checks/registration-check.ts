@@ -21,7 +21,7 @@ export const registrationCheck: Check = {
 function findingForFailure(failure: RegistrationFailure, context: CheckContext): Finding {
   const { configPath, binDir } = context.flags;
   const exit = failure.exitStatus === 255 ? 'exit with status 255 (klog.Fatalf)' : 'exit with status 1';
-  const base = { id: failure.findingId, severity: 'error' as const, kubeletError: failure.kubeletError };
+  const base = { id: failure.findingId, severity: 'error' as const, kubeletError: failure.kubeletError, ...(failure.inexact ? { inexact: true } : {}) };
   const withPath = failure.path ? { path: failure.path } : {};
   const withProvider = failure.provider ? { provider: failure.provider } : {};
   const says = (sentence: string, remediation: string): Finding => ({ ...base, ...withPath, ...withProvider, message: `${sentence} Kubelet will ${exit} at start-up.`, remediation });

@@ -19,7 +19,7 @@ import {
   NEWEST_MODELLED_MINOR,
   OLDEST_MODELLED_MINOR,
   parseKubeletVersion,
-  traitsFor,
+  requireTraits,
   type KubeletTraits,
 } from '../kubelet/version.js';
 import { contextFindings, cannotDecide } from './context-findings.js';
@@ -66,7 +66,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
   }
 
   const verdicts = minors.map((minor): VersionVerdict => {
-    const traits = traitsFor(minor);
+    const traits = requireTraits(minor); // minors are clamped to the modelled range above
     const registration = simulateRegistration({ ...flags, files: model.files, traits, tokenGateEnabled: tokenGateEnabled(model, traits) });
     const context: CheckContext = { model, traits, flags, registration };
     return { minor, registration, findings: CHECKS.filter((c) => c.appliesTo(traits)).flatMap((c) => c.run(context)) };

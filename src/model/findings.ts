@@ -20,6 +20,11 @@ export interface Finding {
   readonly remediation: string;
   /** The exact text kubelet of this version logs as err="…" in "Failed to register CRI auth plugins". */
   readonly kubeletError?: string;
+  /**
+   * Set when kubeletError is node-check's best rendering of kubelet's text rather than certainly
+   * kubelet's words (the verdict itself is certain).
+   */
+  readonly inexact?: boolean;
   /** The kubelet versions this finding holds for, e.g. "1.30-1.35"; set when several were evaluated. */
   readonly versions?: string;
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { simulateRegistration, checkPluginBinary, type RegistrationInput } from '../../src/credentials/registration.js';
-import { traitsFor } from '../../src/kubelet/version.js';
+import { requireTraits } from '../../src/kubelet/version.js';
 import type { FileTable, PathFact } from '../../src/model/node.js';
 
 const BIN = '/usr/libexec/kubelet-image-credential-provider-plugins';
@@ -16,7 +16,7 @@ providers:
 ${names.map((n) => `  - name: ${n}\n    apiVersion: credentialprovider.kubelet.k8s.io/v1\n    matchImages: ["*.azurecr.io"]\n    defaultCacheDuration: 10m\n`).join('')}`);
 
 function run(minor: number, files: FileTable, overrides: Partial<RegistrationInput> = {}) {
-  return simulateRegistration({ configPath: CONFIG, binDir: BIN, files, traits: traitsFor(minor), tokenGateEnabled: false, ...overrides });
+  return simulateRegistration({ configPath: CONFIG, binDir: BIN, files, traits: requireTraits(minor), tokenGateEnabled: false, ...overrides });
 }
 
 t.test('the motivating failure, in each generation\'s words', async (t) => {
@@ -95,7 +95,7 @@ t.test('duplicate names: fatal registration (exit 255) up to 1.32, validation in
 });
 
 t.test('exec bit and directories: existence only up to 1.29, LookPath from 1.30', async (t) => {
-  const input = (fact: PathFact, minor: number) => checkPluginBinary({ binDir: BIN, files: { [`${BIN}/p`]: fact }, traits: traitsFor(minor) }, { name: 'p' });
+  const input = (fact: PathFact, minor: number) => checkPluginBinary({ binDir: BIN, files: { [`${BIN}/p`]: fact }, traits: requireTraits(minor) }, { name: 'p' });
   const noExec: PathFact = { ...exe, mode: 0o644 };
   const aDir: PathFact = { ...dir };
   t.equal(input(noExec, 29).failure, null);

@@ -20,7 +20,7 @@ const SECTIONS: Record<string, Record<string, true>> = {
   } satisfies Record<keyof Report['kubelet'], true>,
   provider: { name: true, binary: true, pluginOk: true } satisfies Record<keyof ProviderStatus, true>,
   finding: {
-    id: true, severity: true, message: true, path: true, provider: true, remediation: true, kubeletError: true, versions: true,
+    id: true, severity: true, message: true, path: true, provider: true, remediation: true, kubeletError: true, inexact: true, versions: true,
   } satisfies Record<keyof Finding, true>,
   fallback: {
     enabled: true, active: true, reason: true, since: true, removedProviders: true, dropInPath: true,
