@@ -53,8 +53,14 @@ function findingForFailure(failure: RegistrationFailure, context: CheckContext):
       return says(`Credential provider plugin "${failure.provider}" at ${failure.path} is not an executable file.`, `chmod 0755 ${failure.path} (or replace it with the plugin binary if it is a directory).`);
     case 'plugin-binary-uninspectable':
       return says(`Credential provider plugin "${failure.provider}" at ${failure.path} cannot be inspected.`, `Make ${failure.path} a regular executable file.`);
-    case 'plugin-registered-twice':
-      return says(`Credential provider "${failure.provider}" is registered twice (a duplicate name${failure.provider === '.dockercfg' ? ', or the built-in ".dockercfg"' : ''}).`, `Remove or rename the duplicate provider "${failure.provider}" in ${configPath}.`);
+    case 'plugin-registered-twice': {
+      // <=1.32: the global registry already holds the in-tree providers (traits.inTreeProviderNames).
+      const inTree = context.traits.inTreeProviderNames.includes(failure.provider ?? '');
+      return says(
+        `Credential provider "${failure.provider}" is registered twice (${inTree ? `kubelet 1.${context.traits.minor} has a built-in provider of that name` : 'a duplicate name'}).`,
+        inTree ? `Rename the plugin (and its binary) to a name other than "${failure.provider}" in ${configPath}.` : `Remove or rename the duplicate provider "${failure.provider}" in ${configPath}.`,
+      );
+    }
     default:
       return says(`Credential provider registration fails: ${failure.kubeletError}.`, 'See `node-check explain ' + failure.findingId + '`.');
   }
