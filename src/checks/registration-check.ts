@@ -39,8 +39,15 @@ function findingForFailure(failure: RegistrationFailure, context: CheckContext):
       return says(`The credential provider config directory ${configPath} has no .json, .yaml or .yml file.`, `Add the provider config to ${configPath} with a .yaml, .yml or .json extension.`);
     case 'config-unreadable':
       return says(`The credential provider config ${failure.path ?? configPath} cannot be read.`, `Restore ${failure.path ?? configPath} (on OpenShift it comes from the machine config), or remove the credential provider flags.`);
-    case 'config-decode-failed':
-      return says(sentence(`The credential provider config ${failure.path ?? configPath} cannot be decoded: ${failure.detail ?? ''}`), `Correct ${failure.path ?? configPath} as the decoding error says.`);
+    case 'config-decode-failed': {
+      const file = failure.path ?? configPath;
+      // 1.24-1.25 register no kubelet.config.k8s.io/v1 (k8s.io/kubelet v0.25.0 has no config/v1).
+      const noV1 = !context.traits.configApiVersions.includes('v1') && (failure.detail ?? '').includes('for version "kubelet.config.k8s.io/v1"');
+      const fix = noV1
+        ? `Kubelet 1.${context.traits.minor} knows only kubelet.config.k8s.io/v1alpha1 and v1beta1: set apiVersion: kubelet.config.k8s.io/v1beta1 in ${file}, and credentialprovider.kubelet.k8s.io/v1beta1 for each provider.`
+        : `Correct ${file} as the decoding error says.`;
+      return says(sentence(`The credential provider config ${file} cannot be decoded: ${failure.detail ?? ''}`), fix);
+    }
     case 'config-unknown-field':
       return says(sentence(`The credential provider config ${failure.path ?? configPath} has fields this kubelet does not know: ${failure.detail ?? ''}`), `Remove or correct the field in ${failure.path ?? configPath}, or run a kubelet new enough to know it.`);
     case 'config-duplicate-provider':

@@ -3,7 +3,7 @@
  * (kubernetes/kubernetes pkg/credentialprovider/plugin/plugin.go init()):
  *   install.Install(scheme)                         credentialprovider.kubelet.k8s.io (+ metav1.AddToGroupVersion)
  *   kubeletconfig.AddToScheme(scheme)               kubelet.config.k8s.io/__internal
- *   kubeletconfigv1alpha1/v1beta1/v1.AddToScheme    kubelet.config.k8s.io/v1alpha1, v1beta1, v1
+ *   kubeletconfigv1alpha1/v1beta1/v1.AddToScheme    kubelet.config.k8s.io/v1alpha1, v1beta1, v1 (v1 from 1.26)
  * and the Go types of CredentialProviderConfig in each version (k8s.io/kubelet/config/*,
  * pkg/kubelet/apis/config types.go), which decide field names, strictness and type errors.
  */

@@ -42,3 +42,15 @@ t.test('a plugin named like an in-tree provider: the finding says so', async (t)
   });
   t.same(findings(30, files), [], '1.30 no longer links the Azure provider');
 });
+
+t.test('a v1 config on 1.25: kubelet\'s words, and the fix names v1beta1', async (t) => {
+  const v1 = file('apiVersion: kubelet.config.k8s.io/v1\nkind: CredentialProviderConfig\nproviders:\n  - name: acr\n    apiVersion: credentialprovider.kubelet.k8s.io/v1\n    matchImages: ["*.azurecr.io"]\n    defaultCacheDuration: 10m\n');
+  const [finding] = findings(25, { [PLUGIN_DIR]: dir(), [CONFIG]: v1 });
+  t.match(finding, {
+    id: 'config-decode-failed',
+    kubeletError: `error decoding config ${CONFIG}: no kind "CredentialProviderConfig" is registered for version "kubelet.config.k8s.io/v1" in scheme "pkg/credentialprovider/plugin/plugin.go:56"`,
+    remediation: `Kubelet 1.25 knows only kubelet.config.k8s.io/v1alpha1 and v1beta1: set apiVersion: kubelet.config.k8s.io/v1beta1 in ${CONFIG}, and credentialprovider.kubelet.k8s.io/v1beta1 for each provider.`,
+  });
+  t.notOk(finding?.inexact);
+  t.same(findings(26, { [PLUGIN_DIR]: dir(), [CONFIG]: v1, [`${PLUGIN_DIR}/acr`]: executable() }), [], '1.26 decodes it');
+});
