@@ -114,8 +114,9 @@ const ROWS: readonly KubeletTraits[] = [
     inTreeProviderNames: ['.dockercfg', 'amazon-ecr', 'azure', ...GCP],
     credentialProvidersGate: 'beta',
     sigsYamlVersion: '1.2.0',
-    // config.go/plugin.go of 1.24 were not read; validation and messages are taken from 1.25.
-    inferred: ['requiredErrorsHaveDetail', 'negativeDurationDetail', 'credentialProvidersGate'],
+    // config.go/plugin.go of 1.24 were not read: validation, messages and the scheme's versions
+    // are taken from 1.25 and the v0.24.0 staging types; sigs.k8s.io/yaml from apimachinery v0.24.0.
+    inferred: ['requiredErrorsHaveDetail', 'negativeDurationDetail', 'credentialProvidersGate', 'configApiVersions', 'execApiVersions', 'sigsYamlVersion'],
   },
   {
     ...G1,
