@@ -21,7 +21,7 @@ export const registrationCheck: Check = {
 export function findingForFailure(failure: RegistrationFailure, context: CheckContext): Finding {
   const { configPath, binDir } = context.flags;
   const exit = failure.exitStatus === 255 ? 'exit with status 255 (klog.Fatalf)' : 'exit with status 1';
-  const base = { id: failure.findingId, severity: 'error' as const, kubeletError: failure.kubeletError };
+  const base = { id: failure.findingId, severity: 'error' as const, kubeletError: failure.kubeletError, ...(failure.inexact ? { inexact: true } : {}) };
   const withPath = failure.path ? { path: failure.path } : {};
   const withProvider = failure.provider ? { provider: failure.provider } : {};
   const says = (sentence: string, remediation: string): Finding => ({ ...base, ...withPath, ...withProvider, message: `${sentence} Kubelet will ${exit} at start-up.`, remediation });
@@ -39,8 +39,15 @@ export function findingForFailure(failure: RegistrationFailure, context: CheckCo
       return says(`The credential provider config directory ${configPath} has no .json, .yaml or .yml file.`, `Add the provider config to ${configPath} with a .yaml, .yml or .json extension.`);
     case 'config-unreadable':
       return says(`The credential provider config ${failure.path ?? configPath} cannot be read.`, `Restore ${failure.path ?? configPath} (on OpenShift it comes from the machine config), or remove the credential provider flags.`);
-    case 'config-decode-failed':
-      return says(sentence(`The credential provider config ${failure.path ?? configPath} cannot be decoded: ${failure.detail ?? ''}`), `Correct ${failure.path ?? configPath} as the decoding error says.`);
+    case 'config-decode-failed': {
+      const file = failure.path ?? configPath;
+      // 1.24-1.25 register no kubelet.config.k8s.io/v1 (k8s.io/kubelet v0.25.0 has no config/v1).
+      const noV1 = !context.traits.configApiVersions.includes('v1') && (failure.detail ?? '').includes('for version "kubelet.config.k8s.io/v1"');
+      const fix = noV1
+        ? `Kubelet 1.${context.traits.minor} knows only kubelet.config.k8s.io/v1alpha1 and v1beta1: set apiVersion: kubelet.config.k8s.io/v1beta1 in ${file}, and credentialprovider.kubelet.k8s.io/v1beta1 for each provider.`
+        : `Correct ${file} as the decoding error says.`;
+      return says(sentence(`The credential provider config ${file} cannot be decoded: ${failure.detail ?? ''}`), fix);
+    }
     case 'config-unknown-field':
       return says(sentence(`The credential provider config ${failure.path ?? configPath} has fields this kubelet does not know: ${failure.detail ?? ''}`), `Remove or correct the field in ${failure.path ?? configPath}, or run a kubelet new enough to know it.`);
     case 'config-duplicate-provider':
@@ -53,8 +60,14 @@ export function findingForFailure(failure: RegistrationFailure, context: CheckCo
       return says(`Credential provider plugin "${failure.provider}" at ${failure.path} is not an executable file.`, `chmod 0755 ${failure.path} (or replace it with the plugin binary if it is a directory).`);
     case 'plugin-binary-uninspectable':
       return says(`Credential provider plugin "${failure.provider}" at ${failure.path} cannot be inspected.`, `Make ${failure.path} a regular executable file.`);
-    case 'plugin-registered-twice':
-      return says(`Credential provider "${failure.provider}" is registered twice (a duplicate name${failure.provider === '.dockercfg' ? ', or the built-in ".dockercfg"' : ''}).`, `Remove or rename the duplicate provider "${failure.provider}" in ${configPath}.`);
+    case 'plugin-registered-twice': {
+      // <=1.32: the global registry already holds the in-tree providers (traits.inTreeProviderNames).
+      const inTree = context.traits.inTreeProviderNames.includes(failure.provider ?? '');
+      return says(
+        `Credential provider "${failure.provider}" is registered twice (${inTree ? `kubelet 1.${context.traits.minor} has a built-in provider of that name` : 'a duplicate name'}).`,
+        inTree ? `Rename the plugin (and its binary) to a name other than "${failure.provider}" in ${configPath}.` : `Remove or rename the duplicate provider "${failure.provider}" in ${configPath}.`,
+      );
+    }
     default:
       return says(`Credential provider registration fails: ${failure.kubeletError}.`, 'See `node-check explain ' + failure.findingId + '`.');
   }

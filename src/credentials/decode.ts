@@ -29,7 +29,7 @@ import {
   isKnownGroup,
   isRegistered,
   KUBELET_CONFIG_GROUP,
-  KUBELET_SCHEME_NAME,
+  kubeletSchemeName,
   otherKindType,
   registeredKinds,
   type ConfigFieldNames,
@@ -38,7 +38,12 @@ import { decodeInto, type GoValue } from './typed-decode.js';
 import type { CredentialProvider, CredentialProviderConfig, ServiceAccountTokenAttributes } from './types.js';
 
 
-export type DecodeFailureReason = 'syntax' | 'strict' | 'type' | 'kind' | 'group' | 'version' | 'empty';
+/**
+ * 'unevaluable': node-check cannot reproduce what kubelet does with this file (its own parser gave
+ * up where go-yaml would not, or an internal failure); the error is node-check's sentence, not
+ * kubelet's, and the verdict is unknown.
+ */
+export type DecodeFailureReason = 'syntax' | 'strict' | 'type' | 'kind' | 'group' | 'version' | 'empty' | 'unevaluable';
 
 export type DecodeResult =
   | {
@@ -66,19 +71,22 @@ export function decodeCredentialProviderConfig(data: Buffer | string, traits: Ku
   try {
     return decode(typeof data === 'string' ? Buffer.from(data, 'utf8') : data, traits);
   } catch (e) {
-    // Never throw to the caller; an internal failure is reported as undecidable text.
-    return fail(`node-check could not evaluate this file: ${e instanceof Error ? e.message : String(e)}`, 'syntax', true);
+    // Never throw to the caller; an internal failure means node-check cannot tell.
+    return fail(`node-check could not evaluate this file: ${e instanceof Error ? e.message : String(e)}`, 'unevaluable', true);
   }
 }
 
 function decode(bytes: Buffer, traits: KubeletTraits): DecodeResult {
   const original = goBytesToString(bytes); // Go prints the raw bytes; invalid UTF-8 shows as U+FFFD here
-  // sigs.k8s.io/yaml v1.4.0 (kubelet 1.31+) wraps its errors; v1.3.0 (<=1.30) does not. [I: PR #124562]
-  const yamlError = (e: string) => (traits.minor >= 31 ? `error converting YAML to JSON: ${e}` : e);
+  // apimachinery's json serializer returns yaml.YAMLToJSON's and YAMLToJSONStrict's errors
+  // unwrapped, and no sigs.k8s.io/yaml release wraps them ("error converting YAML to JSON:" is
+  // only in its Unmarshal): tags v1.2.0-v1.6.0; err_test.go pins "yaml: line 1: " and
+  // "yaml: unmarshal errors:" for YAMLToJSON/YAMLToJSONStrict.
 
-  // recognizer: the protobuf serializer claims data starting with its magic number. [U: its error text]
+  // recognizer: the protobuf serializer claims data starting with its magic number. What it then
+  // says (and whether it fails) is not modelled: node-check cannot tell. [U]
   if (bytes.subarray(0, 4).equals(Buffer.from('k8s\x00', 'latin1'))) {
-    return fail('failed to decode the protobuf envelope of this file', 'syntax', true);
+    return fail('node-check cannot evaluate a file in Kubernetes protobuf encoding', 'unevaluable', true);
   }
 
   let json: GoJson;
@@ -89,12 +97,12 @@ function decode(bytes: Buffer, traits: KubeletTraits): DecodeResult {
     if (syntax !== undefined) return fail(`couldn't get version/kind; json parse error: ${syntax}`, 'syntax');
     json = parseGoJson(bytes);
   } else {
-    const converted = yamlToGoJson(bytes, { capitalisedMapKeyError: traits.minor <= 30 });
-    if (!converted.ok) return fail(yamlError(converted.error), 'syntax', !converted.exact);
+    const converted = yamlToGoJson(bytes, { capitalisedMapKeyError: traits.sigsYamlVersion < '1.4.0' });
+    if (!converted.ok) return fail(converted.error, converted.unevaluable ? 'unevaluable' : 'syntax', !converted.exact);
     json = converted.value;
     yamlDuplicates = converted.duplicatePaths;
     if (converted.strictDuplicateLines.length > 0) {
-      yamlStrictError = yamlError(`yaml: unmarshal errors:\n  ${converted.strictDuplicateLines.join('\n  ')}`);
+      yamlStrictError = `yaml: unmarshal errors:\n  ${converted.strictDuplicateLines.join('\n  ')}`;
     }
   }
 
@@ -104,11 +112,12 @@ function decode(bytes: Buffer, traits: KubeletTraits): DecodeResult {
   if (kind === '') return fail(`Object 'Kind' is missing in '${original}'`, json.kind === 'null' ? 'empty' : 'kind');
   if (version === '') return fail(`Object 'apiVersion' is missing in '${original}'`, 'version');
 
-  if (!isRegistered(group, version, kind, traits.minor)) {
+  if (!isRegistered(group, version, kind, traits)) {
     const gv = group === '' ? version : `${group}/${version}`;
     const where = version === INTERNAL_VERSION ? `for the internal version of group ${goQuote(group)}` : `for version ${goQuote(gv)}`;
-    const reason: DecodeFailureReason = !isKnownGroup(group) ? 'group' : registeredKinds(group, version, traits.minor) ? 'kind' : 'version';
-    return fail(`no kind ${goQuote(kind)} is registered ${where} in scheme ${goQuote(KUBELET_SCHEME_NAME)}`, reason, true);
+    const reason: DecodeFailureReason = !isKnownGroup(group) ? 'group' : registeredKinds(group, version, traits) ? 'kind' : 'version';
+    // Exact only where a log of this minor pins plugin.go's line (1.25); patch releases could move it. [I]
+    return fail(`no kind ${goQuote(kind)} is registered ${where} in scheme ${goQuote(kubeletSchemeName(traits))}`, reason, traits.schemeLine === undefined);
   }
 
   const isConfig = kind === CREDENTIAL_PROVIDER_CONFIG_KIND && group === KUBELET_CONFIG_GROUP;

@@ -41,19 +41,21 @@ export interface YamlToJsonFailure {
   readonly error: string;
   /** False when the text is node-check's best approximation of go-yaml's wording. */
   readonly exact: boolean;
+  /** Set when node-check cannot tell what go-yaml does (the error is node-check's own sentence). */
+  readonly unevaluable?: true;
 }
 
 export type YamlToJsonResult = YamlToJsonSuccess | YamlToJsonFailure;
 
 /** go-yaml's own decode failures; `exact` is false where node-check only approximates the text. */
 class GoYamlError extends Error {
-  constructor(message: string, readonly exact = true) {
+  constructor(message: string, readonly exact = true, readonly unevaluable = false) {
     super(message);
   }
 }
 
 export interface YamlToJsonOptions {
-  /** sigs.k8s.io/yaml v1.3.0 (kubelet <=1.30) capitalises "Unsupported map key". */
+  /** sigs.k8s.io/yaml v1.2.0/v1.3.0 (kubelet <=1.30) capitalise "Unsupported map key". */
   readonly capitalisedMapKeyError: boolean;
 }
 
@@ -61,9 +63,9 @@ export function yamlToGoJson(data: Uint8Array, options: YamlToJsonOptions): Yaml
   try {
     return convert(data, options);
   } catch (e) {
-    if (e instanceof GoYamlError) return { ok: false, error: e.message, exact: e.exact };
-    // The `yaml` package, or this code, failed where go-yaml would not have: never throw.
-    return { ok: false, error: `yaml: ${e instanceof Error ? e.message : String(e)}`, exact: false };
+    if (e instanceof GoYamlError) return { ok: false, error: e.message, exact: e.exact, ...(e.unevaluable ? { unevaluable: true as const } : {}) };
+    // The `yaml` package, or this code, failed where go-yaml may not have: never throw, cannot tell.
+    return { ok: false, error: `node-check could not evaluate this YAML: ${e instanceof Error ? e.message : String(e)}`, exact: false, unevaluable: true };
   }
 }
 
@@ -297,7 +299,7 @@ function withLine(line: number, message: string, kind: 'scanner' | 'parser' = 's
 function syntaxError(code: string, message: string, line: number, text: string): GoYamlError {
   if (code === 'RESOURCE_EXHAUSTION') {
     // The `yaml` package runs out of stack well below go-yaml's limit of 10000 levels. [U]
-    if (maxNesting(text) <= 10000) return new GoYamlError('node-check cannot evaluate YAML nested this deeply (go-yaml allows up to 10000 levels)', false);
+    if (maxNesting(text) <= 10000) return new GoYamlError('node-check cannot evaluate YAML nested this deeply (go-yaml allows up to 10000 levels)', false, true);
     return new GoYamlError(withLine(line, 'exceeded max depth of 10000'), false);
   }
   const [words, kind] = libyamlWords(code, message);

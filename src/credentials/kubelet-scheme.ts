@@ -3,7 +3,7 @@
  * (kubernetes/kubernetes pkg/credentialprovider/plugin/plugin.go init()):
  *   install.Install(scheme)                         credentialprovider.kubelet.k8s.io (+ metav1.AddToGroupVersion)
  *   kubeletconfig.AddToScheme(scheme)               kubelet.config.k8s.io/__internal
- *   kubeletconfigv1alpha1/v1beta1/v1.AddToScheme    kubelet.config.k8s.io/v1alpha1, v1beta1, v1
+ *   kubeletconfigv1alpha1/v1beta1/v1.AddToScheme    kubelet.config.k8s.io/v1alpha1, v1beta1, v1 (v1 from 1.26)
  * and the Go types of CredentialProviderConfig in each version (k8s.io/kubelet/config/*,
  * pkg/kubelet/apis/config types.go), which decide field names, strictness and type errors.
  */
@@ -16,11 +16,13 @@ export const INTERNAL_VERSION = '__internal';
 export const CREDENTIAL_PROVIDER_CONFIG_KIND = 'CredentialProviderConfig';
 
 /**
- * runtime.NewScheme() names itself after its call site, "pkg/credentialprovider/plugin/plugin.go:<line>"
- * (56 in a 1.25 kubelet's log). The line moves between releases and was not pinned for
- * 1.26-1.35, so messages carry this prefix and "…" for the line. [U]
+ * runtime.NewScheme() names itself after its call site, "pkg/credentialprovider/plugin/plugin.go:<line>".
+ * The line is known where a kubelet log of that minor shows it (traits.schemeLine: 56 in 1.25);
+ * otherwise messages carry "…" for it and are marked inexact. [U]
  */
-export const KUBELET_SCHEME_NAME = 'pkg/credentialprovider/plugin/plugin.go:…';
+export function kubeletSchemeName(traits: Pick<KubeletTraits, 'schemeLine'>): string {
+  return `pkg/credentialprovider/plugin/plugin.go:${traits.schemeLine ?? '…'}`;
+}
 
 /** Kinds metav1.AddToGroupVersion registers as unversioned: decodable under any group/version. */
 const UNVERSIONED_KINDS = ['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList'];
@@ -28,35 +30,34 @@ const UNVERSIONED_KINDS = ['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 
 /** metav1.AddToGroupVersion adds these to each credentialprovider.kubelet.k8s.io version. [I for v1alpha1/v1beta1] */
 const META_OPTION_KINDS = ['WatchEvent', 'ListOptions', 'GetOptions', 'DeleteOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions'];
 
-/** The kinds registered for group/version in this kubelet; undefined when the version is not. */
-export function registeredKinds(group: string, version: string, minor: number): readonly string[] | undefined {
-  // KEP-2535 (1.33) registered its image pull records in kubelet.config.k8s.io/v1alpha1. [I]
-  const imagePullRecords = minor >= 33 ? ['ImagePullIntent', 'ImagePulledRecord'] : [];
+/**
+ * The kinds registered for group/version in this kubelet; undefined when the version is not.
+ * kubelet.config.k8s.io/v1 and credentialprovider.kubelet.k8s.io/v1 exist from 1.26; the image
+ * pull records (KEP-2535) from 1.33 in v1alpha1 and from 1.35 also in v1beta1 (kubernetes/kubelet
+ * register.go at the tags; see the traits table).
+ */
+export function registeredKinds(group: string, version: string, traits: KubeletTraits): readonly string[] | undefined {
+  const imagePullRecords = (v: string) => (traits.imagePullRecordVersions.includes(v) ? ['ImagePullIntent', 'ImagePulledRecord'] : []);
   if (group === KUBELET_CONFIG_GROUP) {
-    switch (version) {
-      case 'v1alpha1': return [CREDENTIAL_PROVIDER_CONFIG_KIND, ...imagePullRecords];
-      case 'v1beta1': return ['KubeletConfiguration', 'SerializedNodeConfigSource', CREDENTIAL_PROVIDER_CONFIG_KIND];
-      case 'v1': return [CREDENTIAL_PROVIDER_CONFIG_KIND];
-      case INTERNAL_VERSION: return ['KubeletConfiguration', 'SerializedNodeConfigSource', CREDENTIAL_PROVIDER_CONFIG_KIND, ...imagePullRecords];
-      default: return undefined;
+    if (version === INTERNAL_VERSION) {
+      return ['KubeletConfiguration', 'SerializedNodeConfigSource', CREDENTIAL_PROVIDER_CONFIG_KIND, ...(traits.imagePullRecordVersions.length > 0 ? ['ImagePullIntent', 'ImagePulledRecord'] : [])];
     }
+    if (!traits.configApiVersions.includes(version)) return undefined;
+    const kubeletConfiguration = version === 'v1beta1' ? ['KubeletConfiguration', 'SerializedNodeConfigSource'] : [];
+    return [...kubeletConfiguration, CREDENTIAL_PROVIDER_CONFIG_KIND, ...imagePullRecords(version)];
   }
   if (group === CREDENTIAL_PROVIDER_GROUP) {
-    switch (version) {
-      case 'v1alpha1':
-      case 'v1beta1':
-      case 'v1': return ['CredentialProviderRequest', 'CredentialProviderResponse', ...META_OPTION_KINDS];
-      case INTERNAL_VERSION: return ['CredentialProviderRequest', 'CredentialProviderResponse', 'WatchEvent'];
-      default: return undefined;
-    }
+    if (version === INTERNAL_VERSION) return ['CredentialProviderRequest', 'CredentialProviderResponse', 'WatchEvent'];
+    if (!traits.execApiVersions.includes(`${CREDENTIAL_PROVIDER_GROUP}/${version}`)) return undefined;
+    return ['CredentialProviderRequest', 'CredentialProviderResponse', ...META_OPTION_KINDS];
   }
   return undefined;
 }
 
 /** scheme.New(gvk) succeeds: a registered kind, or an unversioned one under any version. */
-export function isRegistered(group: string, version: string, kind: string, minor: number): boolean {
+export function isRegistered(group: string, version: string, kind: string, traits: KubeletTraits): boolean {
   if (UNVERSIONED_KINDS.includes(kind)) return true;
-  return registeredKinds(group, version, minor)?.includes(kind) ?? false;
+  return registeredKinds(group, version, traits)?.includes(kind) ?? false;
 }
 
 export function isKnownGroup(group: string): boolean {

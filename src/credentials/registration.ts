@@ -11,7 +11,7 @@ import type { KubeletTraits } from '../kubelet/version.js';
 import { goErrnoText, type ErrnoCode } from '../host/root-fs.js';
 import { goJoin, goQuote } from '../go/index.js';
 import { decodeCredentialProviderConfig } from './decode.js';
-import { formatValidationErrors, validateCredentialProviderConfig } from './validate.js';
+import { formatValidationErrors, validateCredentialProviderConfig, validationTextIsExact } from './validate.js';
 import type { CredentialProvider, CredentialProviderConfig } from './types.js';
 
 export interface RegistrationInput {
@@ -22,7 +22,19 @@ export interface RegistrationInput {
   readonly files: FileTable;
   readonly traits: KubeletTraits;
   readonly tokenGateEnabled: boolean;
+  /**
+   * Feature gates as kubelet sees them (defaults, --config, --config-dir, --feature-gates);
+   * undefined = the gate's default. Only KubeletCredentialProviders is asked, for 1.24-1.25.
+   */
+  readonly gateEnabled?: (gate: string) => boolean | undefined;
 }
+
+/** The feature gate that had to be on for kubelet 1.24-1.25 to look at the credential flags. */
+export const CREDENTIAL_PROVIDERS_GATE = 'KubeletCredentialProviders';
+
+/** What kubelet 1.24-1.25 logs (klog.InfoS) when the flags are set but KubeletCredentialProviders is off. */
+export const FLAGS_IGNORED_MESSAGE =
+  'Flags --image-credential-provider-config or --image-credential-provider-bin-dir were set but the feature gate was disabled, these flags will be ignored';
 
 /** Why registration failed: the finding id and the exact text kubelet logs as err="…". */
 export interface RegistrationFailure {
@@ -34,6 +46,11 @@ export interface RegistrationFailure {
   readonly provider?: string;
   /** For decoding and validation failures: the detail without kubelet's wrapping. */
   readonly detail?: string;
+  /**
+   * The verdict is certain but kubeletError is node-check's best rendering of kubelet's text
+   * (Go map order, libyaml wording, a scheme line not pinned for this minor).
+   */
+  readonly inexact?: boolean;
 }
 
 export interface PluginCheck {
@@ -55,14 +72,19 @@ export interface RegistrationResult {
   readonly droppedFields: readonly { readonly path: string; readonly fields: readonly string[] }[];
   /** Kubelet's binary check for every provider in the decoded config, whether or not it was reached. */
   readonly plugins: readonly PluginCheck[];
+  /** Set when kubelet ignores both flags (1.24-1.25 with KubeletCredentialProviders off): its log line. */
+  readonly flagsIgnored?: string;
 }
-
-/** The names registered in kubelet's global registry before any plugin (<=1.32): pkg/credentialprovider/provider.go init(). */
-const BUILT_IN_PROVIDER_NAMES = ['.dockercfg'];
 
 export function simulateRegistration(input: RegistrationInput): RegistrationResult {
   const { traits } = input;
   const droppedFields: { path: string; fields: string[] }[] = [];
+
+  // 1.24-1.25 kuberuntime_manager.go: registration runs only with KubeletCredentialProviders on
+  // (beta, default on); off, kubelet logs FLAGS_IGNORED_MESSAGE and starts without providers.
+  if (traits.credentialProvidersGate === 'beta' && input.gateEnabled?.(CREDENTIAL_PROVIDERS_GATE) === false) {
+    return { droppedFields, plugins: [], flagsIgnored: FLAGS_IGNORED_MESSAGE };
+  }
 
   // Kubelet reads the config only after the bin dir check passed; it is read here first so that
   // every report (and metric) can name the providers even when an earlier step fails.
@@ -103,12 +125,14 @@ export function simulateRegistration(input: RegistrationInput): RegistrationResu
         exitStatus: 1,
         path: input.configPath,
         detail: message.replace(/^failed to validate credential provider config: /, ''),
+        ...(validationTextIsExact(errors, traits) ? {} : { inexact: true }),
       },
     });
   }
 
-  // Steps 4-6: per provider in order: binary lookup, then registration.
-  const registered = new Set(traits.duplicateProviderNames === 'fatal-at-registration' ? BUILT_IN_PROVIDER_NAMES : []);
+  // Steps 4-6: per provider in order: binary lookup, then registration in the global registry
+  // (<=1.32), which already holds the in-tree providers' names (traits.inTreeProviderNames).
+  const registered = new Set(traits.duplicateProviderNames === 'fatal-at-registration' ? traits.inTreeProviderNames : []);
   for (const [index, provider] of read.config.providers.entries()) {
     const check = plugins[index]!;
     const fact = factFor(input.files, check.binary);
@@ -137,8 +161,8 @@ type ReadOutcome =
 
 function readConfig(input: RegistrationInput, droppedFields: { path: string; fields: string[] }[]): ReadOutcome {
   const { configPath, traits } = input;
-  const failure = (findingId: string, kubeletError: string, path = configPath, detail?: string): ReadOutcome =>
-    ({ failure: { findingId, kubeletError, exitStatus: 1, path, detail } });
+  const failure = (findingId: string, kubeletError: string, path = configPath, detail?: string, inexact = false): ReadOutcome =>
+    ({ failure: { findingId, kubeletError, exitStatus: 1, path, detail, ...(inexact ? { inexact: true } : {}) } });
   if (configPath === '') return failure('config-path-empty', 'credential provider config path is empty');
 
   const fact = factFor(input.files, configPath);
@@ -189,8 +213,10 @@ function readConfig(input: RegistrationInput, droppedFields: { path: string; fie
     }
     const decoded = decodeCredentialProviderConfig(content.data, traits);
     if (!decoded.ok) {
+      // node-check's own sentence never stands in for kubelet's text: it cannot tell.
+      if (decoded.reason === 'unevaluable') return { undecidable: { reason: `${decoded.error} (${file})`, path: file } };
       const where = traits.configMayBeDirectory ? goQuote(file) : file;
-      return failure(decoded.reason === 'strict' ? 'config-unknown-field' : 'config-decode-failed', `error decoding config ${where}: ${decoded.error}`, file, decoded.error);
+      return failure(decoded.reason === 'strict' ? 'config-unknown-field' : 'config-decode-failed', `error decoding config ${where}: ${decoded.error}`, file, decoded.error, decoded.inexact === true);
     }
     if (decoded.droppedFields.length > 0) droppedFields.push({ path: file, fields: decoded.droppedFields });
     for (const provider of decoded.config.providers) {

@@ -6,7 +6,9 @@
  *
  * Code generations read: <=1.32 (no duplicate check, NotSupported values in Go map order),
  * 1.33 (duplicates, tokenAttributes, Required errors with detail), 1.34 (cacheType, Required
- * without detail), 1.35 (JSON rendering of values, "must be greater than or equal to 0").
+ * without detail, json.Marshal rendering of values, "must be greater than or equal to 0"),
+ * 1.35 (apimachinery's "a valid label key" wording). The exec API versions come from the traits
+ * (v1 from 1.26).
  */
 import type { KubeletTraits } from '../kubelet/version.js';
 import { formatGoDuration } from '../go/duration.js';
@@ -16,8 +18,6 @@ import { parseGoUrl } from '../go/url.js';
 import type { CredentialProviderConfig, FieldError } from './types.js';
 
 
-/** The exec API versions kubelet accepts, sorted as sets.StringKeySet(apiVersions).List() returns them. */
-const EXEC_API_VERSIONS = ['credentialprovider.kubelet.k8s.io/v1', 'credentialprovider.kubelet.k8s.io/v1alpha1', 'credentialprovider.kubelet.k8s.io/v1beta1'];
 const EXEC_API_V1 = 'credentialprovider.kubelet.k8s.io/v1';
 const CACHE_TYPES = ['ServiceAccount', 'Token']; // sets.List(validCacheTypes): sorted
 
@@ -25,7 +25,7 @@ const CACHE_TYPES = ['ServiceAccount', 'Token']; // sets.List(validCacheTypes): 
  * The field errors kubelet of this version reports for a decoded config, in kubelet's order.
  * `tokenGateEnabled` is KubeletServiceAccountTokenForCredentialProviders as kubelet would see it.
  * NotSupported lists are rendered sorted; kubelet <=1.32 lists them in Go map order, which
- * differs from run to run.
+ * differs from run to run (see validationTextIsExact).
  */
 export function validateCredentialProviderConfig(config: CredentialProviderConfig, traits: KubeletTraits, tokenGateEnabled: boolean): FieldError[] {
   const errors: FieldError[] = [];
@@ -52,8 +52,8 @@ export function validateCredentialProviderConfig(config: CredentialProviderConfi
 
     if (provider.apiVersion === '') {
       errors.push(required('providers.apiVersion', 'apiVersion is required'));
-    } else if (!EXEC_API_VERSIONS.includes(provider.apiVersion)) {
-      errors.push({ type: 'NotSupported', field: 'providers.apiVersion', value: goQuote(provider.apiVersion), detail: supportedValues(EXEC_API_VERSIONS) });
+    } else if (!traits.execApiVersions.includes(provider.apiVersion)) {
+      errors.push({ type: 'NotSupported', field: 'providers.apiVersion', value: goQuote(provider.apiVersion), detail: supportedValues(traits.execApiVersions) });
     }
 
     if (provider.matchImages.length === 0) {
@@ -71,9 +71,9 @@ export function validateCredentialProviderConfig(config: CredentialProviderConfi
       errors.push({
         type: 'Invalid',
         field: 'providers.defaultCacheDuration',
+        // <=1.33: time.Duration's String() (-1m0s); 1.34+: json.Marshal(*metav1.Duration) ("-1m0s").
         value: style === 'json' ? goJsonMarshalString(text) : text,
-        // The detail was shortened together with the change of value rendering (G6). [I]
-        detail: traits.minor >= 35 ? 'must be greater than or equal to 0' : 'defaultCacheDuration must be greater than or equal to 0',
+        detail: traits.negativeDurationDetail,
       });
     }
 
@@ -103,7 +103,7 @@ export function validateCredentialProviderConfig(config: CredentialProviderConfi
         if (token.cacheType === '') {
           errors.push({ type: 'Required', field: `${path}.cacheType`, detail: `cacheType is required to be set when tokenAttributes is specified. Supported values are: ${CACHE_TYPES.join(', ')}` });
         } else if (!CACHE_TYPES.includes(token.cacheType)) {
-          // A named string type: %#v (quoted) up to 1.34, json.Marshal from 1.35.
+          // A named string type: %#v (quoted) up to 1.33, json.Marshal from 1.34.
           const value = style === 'json' ? goJsonMarshalString(token.cacheType) : goQuote(token.cacheType);
           errors.push({ type: 'NotSupported', field: `${path}.cacheType`, value, detail: supportedValues(CACHE_TYPES) });
         }
@@ -111,6 +111,16 @@ export function validateCredentialProviderConfig(config: CredentialProviderConfi
     }
   }
   return errors;
+}
+
+/**
+ * Whether kubelet's text for these errors is certain: <=1.32 lists the supported exec API
+ * versions of a NotSupported error in Go map order, so with two or more values any order can
+ * be printed (the verdict is certain, the text is not).
+ */
+export function validationTextIsExact(errors: readonly FieldError[], traits: KubeletTraits): boolean {
+  if (traits.supportedValuesSorted || traits.execApiVersions.length < 2) return true;
+  return !errors.some((e) => e.type === 'NotSupported' && e.field === 'providers.apiVersion');
 }
 
 function supportedValues(values: readonly string[]): string {
@@ -122,7 +132,7 @@ function annotationKeyErrors(field: string, keys: readonly string[], traits: Kub
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   for (const key of keys) {
-    for (const message of qualifiedNameErrors(key.toLowerCase(), traits.minor)) {
+    for (const message of qualifiedNameErrors(key.toLowerCase(), traits.qualifiedNameWording)) {
       errors.push({ type: 'Invalid', field, value: goQuote(key), detail: message });
     }
     if (seen.has(key)) errors.push({ type: 'Duplicate', field, value: goQuote(key), detail: '' });
@@ -140,12 +150,12 @@ const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
 /**
- * apimachinery validation.IsQualifiedName. Its wording moved to the api/validate/content
- * package ("bytes" instead of "characters", "a valid label key" instead of "a qualified name");
- * that move is placed at 1.34 here. [U: release not pinned]
+ * apimachinery validation.IsQualifiedName. From apimachinery v0.35.0 (kubelet 1.35) it is
+ * content.IsLabelKey: "bytes" instead of "characters", "a valid label key" instead of "a
+ * qualified name" (tags v0.34.0 and v0.35.0 read).
  */
-export function qualifiedNameErrors(value: string, minor: number): string[] {
-  const newWording = minor >= 34;
+export function qualifiedNameErrors(value: string, wording: KubeletTraits['qualifiedNameWording']): string[] {
+  const newWording = wording === 'label-key';
   const maxLen = (n: number) => `must be no more than ${n} ${newWording ? 'bytes' : 'characters'}`;
   const errors: string[] = [];
   const parts = value.split('/');

@@ -20,7 +20,7 @@ import {
   isModelledMinor,
   MODELLED_MINORS,
   parseKubeletVersion,
-  traitsFor,
+  requireTraits,
   type KubeletTraits,
 } from '../kubelet/version.js';
 import { contextFindings, cannotDecide } from './context-findings.js';
@@ -74,7 +74,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
   }
 
   const verdicts = minors.map((minor): VersionVerdict => {
-    const traits = traitsFor(minor);
+    const traits = requireTraits(minor); // every minor here is modelled (isModelledMinor)
     const context = new StartContext(model, minor, traits, flavor.flavor);
     const simulation = simulateStart(context, START_SEQUENCE);
     const registration = context.registration;

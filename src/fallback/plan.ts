@@ -120,6 +120,10 @@ export function planFallbackForNode(input: { readonly model: NodeModel; readonly
   const minors = version ? [version.minor] : MODELLED_MINORS;
   const plans = minors.map((minor) => {
     const traits = traitsFor(minor);
+    if (!traits) {
+      const unmodelled: FallbackPlan = { ...emptyPlan(model.service.unitName, 'refuse', `Kubelet 1.${minor} is not modelled; node-check cannot plan a fallback for it.`), refusal: 'undecidable', ...(input.existing ? { state: input.existing } : {}) };
+      return { minor, plan: unmodelled };
+    }
     return { minor, plan: planFallback({ ...input, traits, tokenGateEnabled: tokenGateEnabled(model, traits) }) };
   });
   const first = plans[0]!.plan;

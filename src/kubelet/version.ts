@@ -6,6 +6,8 @@
  * shared/research/kubelet-credential-provider.md (§0 generations G1-G6, §2, §3).
  */
 
+import { CREDENTIAL_PROVIDER_TRAITS } from './data/credential-provider-traits.js';
+
 export interface KubeletVersion {
   readonly major: number;
   readonly minor: number;
@@ -44,10 +46,10 @@ export function formatVersion(v: KubeletVersion): string {
   return `${v.major}.${v.minor}.${v.patch}`;
 }
 
-/** What kubelet of one minor version does while registering credential providers. */
+/** What kubelet of one minor version does while registering credential providers (data: ./data/credential-provider-traits.ts). */
 export interface KubeletTraits {
   readonly minor: number;
-  /** G1 (1.26-1.29) os.Stat: existence only. 1.30+ exec.LookPath: not a directory, exec bit (PR #120291). */
+  /** G1 (<=1.29) os.Stat: existence only. 1.30+ exec.LookPath: not a directory, exec bit (PR #120291). */
   readonly pluginBinaryCheck: 'stat' | 'lookpath';
   /** 1.32+: unknown and duplicate fields are decoding errors (PR #128062). Before: silently dropped. */
   readonly strictDecoding: boolean;
@@ -66,27 +68,45 @@ export interface KubeletTraits {
   readonly requiredErrorsHaveDetail: boolean;
   /** <=1.32: NotSupported lists values in Go map order (unpredictable); 1.33+ sorted. */
   readonly supportedValuesSorted: boolean;
-  /** Field error values: Go %v/%#v rendering up to 1.34, JSON-like from 1.35 (research §3.6). */
+  /** Field error values: Go %v/%#v rendering up to 1.33, json.Marshal from 1.34 (apimachinery v0.34.0). */
   readonly fieldValueStyle: 'go' | 'json';
+  /** The detail of the negative defaultCacheDuration error (shortened in 1.34). */
+  readonly negativeDurationDetail: string;
+  /** validation.IsQualifiedName: "a qualified name"/"characters" <=1.34, "a valid label key"/"bytes" 1.35+. */
+  readonly qualifiedNameWording: 'qualified-name' | 'label-key';
   /** 1.28-1.29: --config-dir needs KUBELET_CONFIG_DROPIN_DIR_ALPHA; 1.30+: no; <1.28: no --config-dir. */
   readonly configDir: 'absent' | 'alpha-env' | 'supported';
+  /** kubelet.config.k8s.io versions that register CredentialProviderConfig (v1 from 1.26). */
+  readonly configApiVersions: readonly string[];
+  /** Exec API versions a provider may name, sorted (credentialprovider.kubelet.k8s.io/v1 from 1.26). */
+  readonly execApiVersions: readonly string[];
+  /** kubelet.config.k8s.io versions that also register ImagePullIntent and ImagePulledRecord. */
+  readonly imagePullRecordVersions: readonly string[];
+  /**
+   * Names in kubelet's global credential provider registry before any plugin registers (<=1.32):
+   * a plugin of such a name whose binary passes the check is fatal ("registered twice", exit 255).
+   */
+  readonly inTreeProviderNames: readonly string[];
+  /** KubeletCredentialProviders: beta/default on (1.24-1.25; off = flags ignored), GA locked (1.26-1.27), removed (1.28+). */
+  readonly credentialProvidersGate: 'beta' | 'ga-locked' | 'removed';
+  /** The sigs.k8s.io/yaml release kubelet is built with (error wording of YAMLToJSON). */
+  readonly sigsYamlVersion: '1.2.0' | '1.3.0' | '1.4.0' | '1.6.0';
+  /** The line of runtime.NewScheme() in plugin.go, when a log of this minor pins it. */
+  readonly schemeLine?: number;
+  /** Columns of this row that were inferred, not read for this minor (see the table's PROVENANCE). */
+  readonly inferred: readonly (keyof KubeletTraits)[];
 }
 
-export function traitsFor(minor: number): KubeletTraits {
-  const m = Math.min(Math.max(minor, OLDEST_MODELLED_MINOR), NEWEST_MODELLED_MINOR);
-  return {
-    minor: m,
-    pluginBinaryCheck: m >= 30 ? 'lookpath' : 'stat',
-    strictDecoding: m >= 32,
-    configMayBeDirectory: m >= 34,
-    duplicateProviderNames: m >= 34 ? 'merge' : m === 33 ? 'validation' : 'fatal-at-registration',
-    tokenAttributes: m >= 34 ? 'with-cache-type' : m === 33 ? 'without-cache-type' : 'absent',
-    tokenGateDefault: m >= 34 ? true : m === 33 ? false : undefined,
-    requiredErrorsHaveDetail: m <= 33,
-    supportedValuesSorted: m >= 33,
-    fieldValueStyle: m >= 35 ? 'json' : 'go',
-    configDir: m >= 30 ? 'supported' : m >= 28 ? 'alpha-env' : 'absent',
-  };
+/** The traits of a modelled minor (1.24-1.36); undefined for any other minor, never a neighbour's. */
+export function traitsFor(minor: number): KubeletTraits | undefined {
+  return CREDENTIAL_PROVIDER_TRAITS.get(minor);
+}
+
+/** traitsFor for callers that only pass modelled minors; throws for any other. */
+export function requireTraits(minor: number): KubeletTraits {
+  const traits = traitsFor(minor);
+  if (!traits) throw new RangeError(`kubelet 1.${minor} is not modelled`);
+  return traits;
 }
 
 /** "1.30-1.35", "1.32", "1.26-1.29, 1.33": a compact list of minors for messages. */

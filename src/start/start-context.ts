@@ -69,7 +69,7 @@ export class StartContext {
     return this.once('registration', () => {
       const flags = this.credentialFlags;
       if (!flags) return undefined;
-      return simulateRegistration({ ...flags, files: this.model.files, traits: this.traits, tokenGateEnabled: this.featureGates[TOKEN_GATE] === true });
+      return simulateRegistration({ ...flags, files: this.model.files, traits: this.traits, tokenGateEnabled: this.featureGates[TOKEN_GATE] === true, gateEnabled: (gate) => this.featureGates[gate] });
     });
   }
 }

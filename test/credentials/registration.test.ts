@@ -1,6 +1,6 @@
 import t from 'tap';
 import { simulateRegistration, checkPluginBinary, type RegistrationInput } from '../../src/credentials/registration.js';
-import { traitsFor } from '../../src/kubelet/version.js';
+import { requireTraits } from '../../src/kubelet/version.js';
 import type { FileTable, PathFact } from '../../src/model/node.js';
 
 const BIN = '/usr/libexec/kubelet-image-credential-provider-plugins';
@@ -16,7 +16,7 @@ providers:
 ${names.map((n) => `  - name: ${n}\n    apiVersion: credentialprovider.kubelet.k8s.io/v1\n    matchImages: ["*.azurecr.io"]\n    defaultCacheDuration: 10m\n`).join('')}`);
 
 function run(minor: number, files: FileTable, overrides: Partial<RegistrationInput> = {}) {
-  return simulateRegistration({ configPath: CONFIG, binDir: BIN, files, traits: traitsFor(minor), tokenGateEnabled: false, ...overrides });
+  return simulateRegistration({ configPath: CONFIG, binDir: BIN, files, traits: requireTraits(minor), tokenGateEnabled: false, ...overrides });
 }
 
 t.test('the motivating failure, in each generation\'s words', async (t) => {
@@ -95,7 +95,7 @@ t.test('duplicate names: fatal registration (exit 255) up to 1.32, validation in
 });
 
 t.test('exec bit and directories: existence only up to 1.29, LookPath from 1.30', async (t) => {
-  const input = (fact: PathFact, minor: number) => checkPluginBinary({ binDir: BIN, files: { [`${BIN}/p`]: fact }, traits: traitsFor(minor) }, { name: 'p' });
+  const input = (fact: PathFact, minor: number) => checkPluginBinary({ binDir: BIN, files: { [`${BIN}/p`]: fact }, traits: requireTraits(minor) }, { name: 'p' });
   const noExec: PathFact = { ...exe, mode: 0o644 };
   const aDir: PathFact = { ...dir };
   t.equal(input(noExec, 29).failure, null);
@@ -131,4 +131,82 @@ t.test('permission denied (node-check not run as root) is "cannot tell", never a
   t.match(run(28, { [BIN]: dir, [CONFIG]: { ...file(''), content: { ok: false, code: 'EACCES' } } as PathFact }), { failure: undefined, undecidable: { path: CONFIG } });
   t.match(run(34, { [BIN]: dir, [CONFIG]: denied }), { failure: undefined, undecidable: { path: CONFIG } });
   t.match(run(30, { [BIN]: dir, [CONFIG]: config('a'), [`${BIN}/a`]: denied }), { failure: undefined, undecidable: { path: `${BIN}/a` } });
+});
+
+/** A kubelet.config.k8s.io/v1beta1 config with v1beta1 exec APIs: decodes in every modelled minor (1.24-1.36). */
+const betaConfig = (...names: string[]) =>
+  file(`apiVersion: kubelet.config.k8s.io/v1beta1
+kind: CredentialProviderConfig
+providers:
+${names.map((n) => `  - name: ${n}\n    apiVersion: credentialprovider.kubelet.k8s.io/v1beta1\n    matchImages: ["*.example.io"]\n    defaultCacheDuration: 10m\n`).join('')}`);
+
+t.test('in-tree provider names clash with a plugin of the same name (klog.Fatalf, exit 255) while kubelet links them', async (t) => {
+  const clash = (name: string, minor: number) => run(minor, { [BIN]: dir, [CONFIG]: betaConfig(name), [`${BIN}/${name}`]: exe }).failure;
+  const fatal = (name: string) => ({ findingId: 'plugin-registered-twice', exitStatus: 255, kubeletError: `Credential provider "${name}" was registered twice`, provider: name });
+  // amazon-ecr: pkg/credentialprovider/aws, removed in 1.27 (PR #116329).
+  t.match(clash('amazon-ecr', 24), fatal('amazon-ecr'), 'amazon-ecr 1.24');
+  t.match(clash('amazon-ecr', 26), fatal('amazon-ecr'), 'amazon-ecr 1.26 (last with the AWS provider)');
+  t.equal(clash('amazon-ecr', 27), undefined, 'amazon-ecr 1.27 (first without)');
+  // azure: pkg/credentialprovider/azure, removed in 1.30 (PR #122857).
+  t.match(clash('azure', 24), fatal('azure'), 'azure 1.24');
+  t.match(clash('azure', 29), fatal('azure'), 'azure 1.29 (last with the Azure provider)');
+  t.equal(clash('azure', 30), undefined, 'azure 1.30 (first without)');
+  // google-*: pkg/credentialprovider/gcp, removed in 1.31 (PR #124519).
+  for (const name of ['google-dockercfg', 'google-dockercfg-url', 'google-container-registry']) {
+    t.match(clash(name, 24), fatal(name), `${name} 1.24`);
+    t.match(clash(name, 30), fatal(name), `${name} 1.30 (last with the GCP provider)`);
+    t.equal(clash(name, 31), undefined, `${name} 1.31 (first without)`);
+  }
+  // .dockercfg: pkg/credentialprovider/provider.go, in the global registry until 1.32.
+  t.match(clash('.dockercfg', 24), fatal('.dockercfg'), '.dockercfg 1.24');
+  t.match(clash('.dockercfg', 32), fatal('.dockercfg'), '.dockercfg 1.32 (last with the global registry)');
+  t.equal(clash('.dockercfg', 33), undefined, '.dockercfg 1.33 (plugins have their own registry)');
+  t.equal(clash('azure', 36), undefined, 'azure 1.36');
+  // The clash needs the binary check to pass first: a missing "azure" binary is reported as missing.
+  t.equal(run(29, { [BIN]: dir, [CONFIG]: betaConfig('azure') }).failure?.findingId, 'plugin-binary-missing');
+  // Names that only look similar are fine.
+  t.equal(clash('ecr-credential-provider', 26), undefined);
+  t.equal(clash('acr-credential-provider', 29), undefined);
+});
+
+t.test('1.24-1.25: KubeletCredentialProviders off makes kubelet ignore both flags (and start)', async (t) => {
+  const broken = { [CONFIG]: betaConfig('missing') }; // no bin dir at all: fatal when registration runs
+  const gate = (value: boolean | undefined) => ({ gateEnabled: (name: string) => (name === 'KubeletCredentialProviders' ? value : undefined) });
+  for (const minor of [24, 25]) {
+    const off = run(minor, broken, gate(false));
+    t.equal(off.failure, undefined, `1.${minor} gate off: no failure`);
+    t.equal(off.flagsIgnored, 'Flags --image-credential-provider-config or --image-credential-provider-bin-dir were set but the feature gate was disabled, these flags will be ignored');
+    t.equal(run(minor, broken, gate(true)).failure?.findingId, 'bin-dir-missing', `1.${minor} gate on`);
+    t.equal(run(minor, broken, gate(undefined)).failure?.findingId, 'bin-dir-missing', `1.${minor} default (beta, on)`);
+  }
+  // 1.26-1.27 lock the gate on (setting it false fails feature-gate parsing, not modelled here); 1.28 removed it.
+  for (const minor of [26, 27, 28]) t.equal(run(minor, broken, gate(false)).failure?.findingId, 'bin-dir-missing', `1.${minor}`);
+});
+
+t.test('1.24-1.25 refuse a kubelet.config.k8s.io/v1 config: the CAPZ/Bottlerocket crash loop', async (t) => {
+  const files = { [BIN]: dir, [CONFIG]: config('acr-credential-provider'), [`${BIN}/acr-credential-provider`]: exe };
+  t.match(run(25, files).failure, {
+    findingId: 'config-decode-failed',
+    exitStatus: 1,
+    kubeletError: `error decoding config ${CONFIG}: no kind "CredentialProviderConfig" is registered for version "kubelet.config.k8s.io/v1" in scheme "pkg/credentialprovider/plugin/plugin.go:56"`,
+  });
+  t.notOk(run(25, files).failure?.inexact, '1.25: plugin.go:56 is pinned by a 1.25 kubelet log');
+  t.equal(run(24, files).failure?.inexact, true, '1.24: the scheme line is not pinned');
+  t.equal(run(26, files).failure, undefined, '1.26 registers v1');
+});
+
+t.test('validation text in Go map order (<=1.32) is marked inexact; the verdict stays', async (t) => {
+  const files = { [BIN]: dir, [CONFIG]: file('apiVersion: kubelet.config.k8s.io/v1beta1\nkind: CredentialProviderConfig\nproviders:\n  - name: p\n    apiVersion: credentialprovider.kubelet.k8s.io/v2\n    matchImages: ["a.io"]\n    defaultCacheDuration: 1m\n') };
+  t.match(run(32, files).failure, { findingId: 'config-invalid', inexact: true });
+  t.match(run(25, files).failure, { findingId: 'config-invalid', inexact: true });
+  const sorted = run(33, files).failure;
+  t.equal(sorted?.findingId, 'config-invalid');
+  t.notOk(sorted?.inexact, '1.33 sorts the values');
+});
+
+t.test('a file node-check cannot parse (nesting go-yaml accepts) is "cannot tell", never a kubelet error', async (t) => {
+  const deep = file(`a: ${'['.repeat(5000)}${']'.repeat(5000)}\n`);
+  const result = run(35, { [BIN]: dir, [CONFIG]: deep });
+  t.equal(result.failure, undefined);
+  t.match(result.undecidable, { path: CONFIG, reason: /node-check cannot evaluate YAML nested this deeply/ });
 });

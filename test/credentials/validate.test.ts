@@ -1,12 +1,16 @@
 import t from 'tap';
-import { formatValidationErrors, qualifiedNameErrors, validateCredentialProviderConfig } from '../../src/credentials/validate.js';
+import { formatValidationErrors, qualifiedNameErrors, validateCredentialProviderConfig, validationTextIsExact } from '../../src/credentials/validate.js';
 import type { CredentialProvider, CredentialProviderConfig, ServiceAccountTokenAttributes } from '../../src/credentials/types.js';
-import { MODELLED_MINORS, traitsFor } from '../../src/kubelet/version.js';
+import { requireTraits } from '../../src/kubelet/version.js';
+
+/** Every modelled kubelet minor. */
+const MINORS = Array.from({ length: 13 }, (_, i) => 24 + i);
 
 // Test_validateCredentialProviderConfig (kubernetes/kubernetes pkg/credentialprovider/plugin/
 // config_test.go; research §4.2 V1-V27), run for every kubelet minor each case exists in.
 // Expected strings: the 1.33 test file (Required with detail, %#v values), the newest file
-// (1.35: JSON values, shorter negative-duration detail) and research §3.3 for the rest.
+// (1.34+: JSON values, shorter negative-duration detail; apimachinery v0.34.0 ErrorBody) and
+// research §3.3 for the rest. 1.24-1.25 accept only the v1alpha1 and v1beta1 exec APIs.
 
 const MINUTE = 60_000_000_000n;
 const V1ALPHA1 = 'credentialprovider.kubelet.k8s.io/v1alpha1';
@@ -47,41 +51,42 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { id: 'V1', name: 'no providers provided', since: 26, config: () => config(), expect: () => 'providers: Required value: at least 1 item in plugins is required' },
-  { id: 'V2', name: 'no matchImages provided', since: 26, config: () => config(provider({ matchImages: [] })), expect: () => 'providers.matchImages: Required value: at least 1 item in matchImages is required' },
+  { id: 'V1', name: 'no providers provided', since: 24, config: () => config(), expect: () => 'providers: Required value: at least 1 item in plugins is required' },
+  { id: 'V2', name: 'no matchImages provided', since: 24, config: () => config(provider({ matchImages: [] })), expect: () => 'providers.matchImages: Required value: at least 1 item in matchImages is required' },
   {
-    id: 'V3', name: 'no default cache duration provided', since: 26,
+    id: 'V3', name: 'no default cache duration provided', since: 24,
     config: () => config({ ...provider(), defaultCacheDuration: undefined }),
     expect: (m) => withDetail(m, 'providers.defaultCacheDuration: Required value', 'defaultCacheDuration is required'),
   },
-  { id: 'V4', name: "name contains '/'", since: 26, config: () => config(provider({ name: 'foo/../bar' })), expect: () => `providers.name: Invalid value: "foo/../bar": provider name cannot contain '/'` },
-  { id: 'V5', name: "name is '.'", since: 26, config: () => config(provider({ name: '.' })), expect: () => `providers.name: Invalid value: ".": provider name cannot be '.'` },
-  { id: 'V6', name: "name is '..'", since: 26, config: () => config(provider({ name: '..' })), expect: () => `providers.name: Invalid value: "..": provider name cannot be '..'` },
-  { id: 'V7', name: 'name contains spaces', since: 26, config: () => config(provider({ name: 'foo bar' })), expect: () => 'providers.name: Invalid value: "foo bar": provider name cannot contain spaces' },
+  { id: 'V4', name: "name contains '/'", since: 24, config: () => config(provider({ name: 'foo/../bar' })), expect: () => `providers.name: Invalid value: "foo/../bar": provider name cannot contain '/'` },
+  { id: 'V5', name: "name is '.'", since: 24, config: () => config(provider({ name: '.' })), expect: () => `providers.name: Invalid value: ".": provider name cannot be '.'` },
+  { id: 'V6', name: "name is '..'", since: 24, config: () => config(provider({ name: '..' })), expect: () => `providers.name: Invalid value: "..": provider name cannot be '..'` },
+  { id: 'V7', name: 'name contains spaces', since: 24, config: () => config(provider({ name: 'foo bar' })), expect: () => 'providers.name: Invalid value: "foo bar": provider name cannot contain spaces' },
   {
-    id: 'V8', name: 'duplicate names', since: 26,
+    id: 'V8', name: 'duplicate names', since: 24,
     config: () => config(provider(), provider({ matchImages: ['bar.registry.io'] })),
     // <=1.32 has no duplicate validation: registration fails later (klog.Fatalf, exit 255).
     expect: (m) => (m >= 33 ? 'providers.name: Duplicate value: "foobar"' : ''),
   },
-  { id: 'V9', name: 'no apiVersion', since: 26, config: () => config(provider({ apiVersion: '' })), expect: (m) => withDetail(m, 'providers.apiVersion: Required value', 'apiVersion is required') },
+  { id: 'V9', name: 'no apiVersion', since: 24, config: () => config(provider({ apiVersion: '' })), expect: (m) => withDetail(m, 'providers.apiVersion: Required value', 'apiVersion is required') },
   {
-    id: 'V10', name: 'invalid apiVersion', since: 26,
+    id: 'V10', name: 'invalid apiVersion', since: 24,
     config: () => config(provider({ apiVersion: 'credentialprovider.kubelet.k8s.io/v1alpha0' })),
-    // <=1.32 lists the supported values in Go map order (varies per run); node-check renders them sorted.
-    expect: () => `providers.apiVersion: Unsupported value: "credentialprovider.kubelet.k8s.io/v1alpha0": supported values: "${V1}", "${V1ALPHA1}", "${V1BETA1}"`,
+    // <=1.32 lists the supported values in Go map order (varies per run); node-check renders them
+    // sorted and marks the text inexact (see the validationTextIsExact test). No v1 before 1.26.
+    expect: (m) => `providers.apiVersion: Unsupported value: "credentialprovider.kubelet.k8s.io/v1alpha0": supported values: ${m >= 26 ? `"${V1}", ` : ''}"${V1ALPHA1}", "${V1BETA1}"`,
   },
   {
-    id: 'V11', name: 'negative default cache duration', since: 26,
+    id: 'V11', name: 'negative default cache duration', since: 24,
     config: () => config(provider({ defaultCacheDuration: -MINUTE })),
-    expect: (m) => (m >= 35 ? 'providers.defaultCacheDuration: Invalid value: "-1m0s": must be greater than or equal to 0' : 'providers.defaultCacheDuration: Invalid value: -1m0s: defaultCacheDuration must be greater than or equal to 0'),
+    expect: (m) => (m >= 34 ? 'providers.defaultCacheDuration: Invalid value: "-1m0s": must be greater than or equal to 0' : 'providers.defaultCacheDuration: Invalid value: -1m0s: defaultCacheDuration must be greater than or equal to 0'),
   },
   {
-    id: 'V12', name: 'invalid match image', since: 26,
+    id: 'V12', name: 'invalid match image', since: 24,
     config: () => config(provider({ matchImages: ['%invalid%'] })),
     expect: () => 'providers.matchImages: Invalid value: "%invalid%": match image is invalid: parse "https://%invalid%": invalid URL escape "%in"',
   },
-  { id: 'V13', name: 'valid config', since: 26, config: () => config(provider()), expect: () => '' },
+  { id: 'V13', name: 'valid config', since: 24, config: () => config(provider()), expect: () => '' },
   {
     id: 'V14', name: 'token attributes set without KubeletServiceAccountTokenForCredentialProviders feature gate enabled', since: 33, gate: false,
     config: (m) => config(provider({ apiVersion: V1, tokenAttributes: tokenAttributes({ serviceAccountTokenAudience: 'audience', requireServiceAccount: true, cacheType: cacheFrom34(m, 'ServiceAccount') }) })),
@@ -131,7 +136,7 @@ const cases: Case[] = [
   {
     id: 'V23', name: 'annotation key in required and optional keys', since: 33,
     config: (m) => config(provider({ apiVersion: V1, tokenAttributes: tokenAttributes({ serviceAccountTokenAudience: 'audience', cacheType: cacheFrom34(m, 'Token'), requireServiceAccount: true, requiredServiceAccountAnnotationKeys: ['now-with-dashes/simple-1', 'now-with-dashes/simple-2'], optionalServiceAccountAnnotationKeys: ['now-with-dashes/simple-2', 'now-with-dashes/simple-3'] }) })),
-    expect: (m) => `providers.tokenAttributes: Invalid value: ${m >= 35 ? '["now-with-dashes/simple-2"]' : '[]string{"now-with-dashes/simple-2"}'}: annotation keys cannot be both required and optional`,
+    expect: (m) => `providers.tokenAttributes: Invalid value: ${m >= 34 ? '["now-with-dashes/simple-2"]' : '[]string{"now-with-dashes/simple-2"}'}: annotation keys cannot be both required and optional`,
   },
   {
     id: 'V24', name: 'required annotation keys set when requireServiceAccount is false', since: 33,
@@ -157,8 +162,8 @@ const cases: Case[] = [
 
 for (const c of cases) {
   t.test(`${c.id} ${c.name}`, async (t) => {
-    for (const minor of MODELLED_MINORS.filter((m) => m >= c.since)) {
-      const traits = traitsFor(minor);
+    for (const minor of MINORS.filter((m) => m >= c.since)) {
+      const traits = requireTraits(minor);
       // Token cases run with the gate on unless they say otherwise, as upstream's do.
       const gate = c.gate ?? c.since >= 33;
       const message = formatValidationErrors(validateCredentialProviderConfig(c.config(minor), traits, gate), traits);
@@ -169,20 +174,20 @@ for (const c of cases) {
 }
 
 t.test('before 1.33 tokenAttributes is not validated at all (the field does not exist)', async (t) => {
-  const withToken = config(provider({ apiVersion: V1, tokenAttributes: tokenAttributes({}) }));
-  for (const minor of MODELLED_MINORS.filter((m) => m <= 32)) {
-    t.same(validateCredentialProviderConfig(withToken, traitsFor(minor), false), [], `1.${minor}`);
+  const withToken = (m: number) => config(provider({ apiVersion: m >= 26 ? V1 : V1BETA1, tokenAttributes: tokenAttributes({}) }));
+  for (const minor of MINORS.filter((m) => m <= 32)) {
+    t.same(validateCredentialProviderConfig(withToken(minor), requireTraits(minor), false), [], `1.${minor}`);
   }
 });
 
 t.test('1.33 ignores cacheType: the field is unknown there', async (t) => {
   const c = config(provider({ apiVersion: V1, tokenAttributes: tokenAttributes({ serviceAccountTokenAudience: 'a', requireServiceAccount: true, cacheType: 'bogus' }) }));
-  t.same(validateCredentialProviderConfig(c, traitsFor(33), true), []);
-  t.equal(validateCredentialProviderConfig(c, traitsFor(34), true).length, 1);
+  t.same(validateCredentialProviderConfig(c, requireTraits(33), true), []);
+  t.equal(validateCredentialProviderConfig(c, requireTraits(34), true).length, 1);
 });
 
 t.test('the aggregate: several errors in kubelet order, "[a, b]", identical messages once', async (t) => {
-  const traits = traitsFor(33);
+  const traits = requireTraits(33);
   const twoBroken = config({ ...provider({ name: 'a' }), defaultCacheDuration: undefined }, { ...provider({ name: 'b' }), defaultCacheDuration: undefined, apiVersion: '' });
   t.equal(
     formatValidationErrors(validateCredentialProviderConfig(twoBroken, traits, false), traits),
@@ -192,7 +197,7 @@ t.test('the aggregate: several errors in kubelet order, "[a, b]", identical mess
 });
 
 t.test('a 1.33 kubelet log from k3s (k3s-io/k3s#14039): apiVersion and defaultCacheDuration missing, tokenAttributes on an empty exec apiVersion', async (t) => {
-  const traits = traitsFor(33);
+  const traits = requireTraits(33);
   const c = config({
     ...provider({ name: 'gcp-credential-provider', apiVersion: '', matchImages: ['*.pkg.dev'] }),
     defaultCacheDuration: undefined,
@@ -205,7 +210,7 @@ t.test('a 1.33 kubelet log from k3s (k3s-io/k3s#14039): apiVersion and defaultCa
 });
 
 t.test('all errors of one provider, in config.go order', async (t) => {
-  const traits = traitsFor(34);
+  const traits = requireTraits(34);
   const c = config(
     provider({ name: 'a/b c', apiVersion: 'x', matchImages: ['ok.io', 'bad:port'], defaultCacheDuration: -1n, tokenAttributes: tokenAttributes({ requiredServiceAccountAnnotationKeys: ['k'], requireServiceAccount: false }) }),
   );
@@ -227,14 +232,14 @@ t.test('all errors of one provider, in config.go order', async (t) => {
 });
 
 t.test('names: only "/", the ASCII space, "." and ".." are refused; empty and unicode names pass', async (t) => {
-  const traits = traitsFor(35);
+  const traits = requireTraits(35);
   for (const name of ['', 'auth-provider-gcp.exe', 'UPPER', 'tab\tname', 'ünï']) {
     t.same(validateCredentialProviderConfig(config(provider({ name })), traits, false), [], JSON.stringify(name));
   }
 });
 
 t.test('match images: only url.Parse failures are errors', async (t) => {
-  const traits = traitsFor(30);
+  const traits = requireTraits(30);
   const message = (matchImage: string) => formatValidationErrors(validateCredentialProviderConfig(config(provider({ matchImages: [matchImage] })), traits, false), traits);
   t.equal(message('https://gcr.io'), '', 'a scheme passes (and never matches)');
   t.equal(message(''), '', 'an empty pattern passes');
@@ -244,14 +249,65 @@ t.test('match images: only url.Parse failures are errors', async (t) => {
 });
 
 t.test('IsQualifiedName messages', async (t) => {
-  t.same(qualifiedNameErrors('example.com/key', 33), []);
-  t.same(qualifiedNameErrors('/key', 33), ['prefix part must be non-empty']);
-  t.same(qualifiedNameErrors('a/b/c', 33), [
+  t.same(qualifiedNameErrors('example.com/key', 'qualified-name'), []);
+  t.same(qualifiedNameErrors('/key', 'qualified-name'), ['prefix part must be non-empty']);
+  t.same(qualifiedNameErrors('a/b/c', 'qualified-name'), [
     "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
   ]);
-  t.same(qualifiedNameErrors('Bad_Prefix/key', 33), [
+  t.same(qualifiedNameErrors('Bad_Prefix/key', 'qualified-name'), [
     "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
   ]);
-  t.same(qualifiedNameErrors(`p/${'a'.repeat(64)}`, 33), ['name part must be no more than 63 characters']);
-  t.same(qualifiedNameErrors('p/', 33), ['name part must be non-empty', `name part ${QUALIFIED_NAME_DETAIL.slice('name part '.length)}`]);
+  t.same(qualifiedNameErrors(`p/${'a'.repeat(64)}`, 'qualified-name'), ['name part must be no more than 63 characters']);
+  t.same(qualifiedNameErrors('p/', 'qualified-name'), ['name part must be non-empty', `name part ${QUALIFIED_NAME_DETAIL.slice('name part '.length)}`]);
+});
+
+t.test('IsQualifiedName became content.IsLabelKey in apimachinery v0.35.0: 1.34 old words, 1.35 new', async (t) => {
+  t.equal(requireTraits(34).qualifiedNameWording, 'qualified-name');
+  t.equal(requireTraits(35).qualifiedNameWording, 'label-key');
+  t.equal(requireTraits(36).qualifiedNameWording, 'label-key');
+  t.same(qualifiedNameErrors('a/b/c', 'label-key'), [
+    "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+  ]);
+  t.same(qualifiedNameErrors(`p/${'a'.repeat(64)}`, 'label-key'), ['name part must be no more than 63 bytes']);
+  const key = (minor: number) => {
+    const traits = requireTraits(minor);
+    const c = config(provider({ apiVersion: V1, tokenAttributes: tokenAttributes({ serviceAccountTokenAudience: 'a', cacheType: 'Token', requireServiceAccount: true, requiredServiceAccountAnnotationKeys: ['a/b/c'] }) }));
+    return formatValidationErrors(validateCredentialProviderConfig(c, traits, true), traits);
+  };
+  t.match(key(34), /Invalid value: "a\/b\/c": a qualified name must consist/);
+  t.match(key(35), /Invalid value: "a\/b\/c": a valid label key must consist/);
+});
+
+t.test('values rendered by json.Marshal from 1.34 (apimachinery v0.34.0), Go %v / %#v up to 1.33', async (t) => {
+  const negative = (minor: number) => {
+    const traits = requireTraits(minor);
+    return formatValidationErrors(validateCredentialProviderConfig(config(provider({ defaultCacheDuration: -90n * 1_000_000_000n })), traits, false), traits);
+  };
+  t.equal(negative(33), 'failed to validate credential provider config: providers.defaultCacheDuration: Invalid value: -1m30s: defaultCacheDuration must be greater than or equal to 0');
+  t.equal(negative(34), 'failed to validate credential provider config: providers.defaultCacheDuration: Invalid value: "-1m30s": must be greater than or equal to 0');
+  t.equal(negative(24), negative(33), '1.24 words as 1.33');
+  t.equal(negative(36), negative(34), '1.36 words as 1.34');
+});
+
+t.test('1.24-1.25 know no credentialprovider.kubelet.k8s.io/v1 exec API (staging k8s.io/kubelet v0.25.0)', async (t) => {
+  const v1 = config(provider({ apiVersion: V1 }));
+  for (const minor of [24, 25]) {
+    const traits = requireTraits(minor);
+    const errors = validateCredentialProviderConfig(v1, traits, false);
+    t.equal(
+      formatValidationErrors(errors, traits),
+      `failed to validate credential provider config: providers.apiVersion: Unsupported value: "${V1}": supported values: "${V1ALPHA1}", "${V1BETA1}"`,
+      `1.${minor}`,
+    );
+    t.equal(validationTextIsExact(errors, traits), false, 'two values in Go map order: either order can be printed');
+  }
+  t.same(validateCredentialProviderConfig(v1, requireTraits(26), false), [], '1.26 accepts v1');
+});
+
+t.test('the text is exact except for NotSupported apiVersion lists before 1.33 (Go map order)', async (t) => {
+  const bad = config(provider({ apiVersion: 'x' }));
+  const exact = (minor: number, c: CredentialProviderConfig) => validationTextIsExact(validateCredentialProviderConfig(c, requireTraits(minor), false), requireTraits(minor));
+  t.equal(exact(32, bad), false, '1.32: map order');
+  t.equal(exact(33, bad), true, '1.33: sorted');
+  t.equal(exact(32, config(provider({ defaultCacheDuration: -1n }))), true, 'other errors are exact');
 });

@@ -1,15 +1,15 @@
 import t from 'tap';
 import { effectiveFeatureGates, featureGatesOf, parseFeatureGateFlag, TOKEN_GATE } from '../../src/kubelet/feature-gates.js';
-import { traitsFor } from '../../src/kubelet/version.js';
+import { requireTraits } from '../../src/kubelet/version.js';
 
 t.test('defaults: the token gate is absent before 1.33, off in 1.33, on from 1.34', async (t) => {
-  t.same(effectiveFeatureGates(traitsFor(32), { configDropIns: [], flagValues: [] }), {});
-  t.equal(effectiveFeatureGates(traitsFor(33), { configDropIns: [], flagValues: [] })[TOKEN_GATE], false);
-  t.equal(effectiveFeatureGates(traitsFor(34), { configDropIns: [], flagValues: [] })[TOKEN_GATE], true);
+  t.same(effectiveFeatureGates(requireTraits(32), { configDropIns: [], flagValues: [] }), {});
+  t.equal(effectiveFeatureGates(requireTraits(33), { configDropIns: [], flagValues: [] })[TOKEN_GATE], false);
+  t.equal(effectiveFeatureGates(requireTraits(34), { configDropIns: [], flagValues: [] })[TOKEN_GATE], true);
 });
 
 t.test('precedence: config file, then drop-ins in order, then the flag per key', async (t) => {
-  const gates = effectiveFeatureGates(traitsFor(33), {
+  const gates = effectiveFeatureGates(requireTraits(33), {
     configFile: { [TOKEN_GATE]: true, A: true, B: true },
     configDropIns: [{ A: false }, { A: true, C: false }],
     flagValues: ['B=false', `${TOKEN_GATE}=false`, 'D=true'],

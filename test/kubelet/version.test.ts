@@ -1,5 +1,5 @@
 import t from 'tap';
-import { describeMinors, parseKubeletVersion, traitsFor } from '../../src/kubelet/version.js';
+import { describeMinors, parseKubeletVersion, requireTraits, traitsFor } from '../../src/kubelet/version.js';
 
 t.test('versions as kubelet --version and users write them', async (t) => {
   t.match(parseKubeletVersion('Kubernetes v1.28.7'), { major: 1, minor: 28, patch: 7 });
@@ -11,17 +11,18 @@ t.test('versions as kubelet --version and users write them', async (t) => {
 });
 
 t.test('generation boundaries (research §0)', async (t) => {
-  t.equal(traitsFor(29).pluginBinaryCheck, 'stat');
-  t.equal(traitsFor(30).pluginBinaryCheck, 'lookpath');
-  t.equal(traitsFor(31).strictDecoding, false);
-  t.equal(traitsFor(32).strictDecoding, true);
-  t.equal(traitsFor(32).duplicateProviderNames, 'fatal-at-registration');
-  t.equal(traitsFor(33).duplicateProviderNames, 'validation');
-  t.equal(traitsFor(34).duplicateProviderNames, 'merge');
-  t.equal(traitsFor(33).configMayBeDirectory, false);
-  t.equal(traitsFor(34).configMayBeDirectory, true);
-  t.equal(traitsFor(40).minor, 35, 'newer minors use the newest modelled rules');
-  t.equal(traitsFor(20).minor, 26, 'older minors use the oldest modelled rules');
+  t.equal(requireTraits(29).pluginBinaryCheck, 'stat');
+  t.equal(requireTraits(30).pluginBinaryCheck, 'lookpath');
+  t.equal(requireTraits(31).strictDecoding, false);
+  t.equal(requireTraits(32).strictDecoding, true);
+  t.equal(requireTraits(32).duplicateProviderNames, 'fatal-at-registration');
+  t.equal(requireTraits(33).duplicateProviderNames, 'validation');
+  t.equal(requireTraits(34).duplicateProviderNames, 'merge');
+  t.equal(requireTraits(33).configMayBeDirectory, false);
+  t.equal(requireTraits(34).configMayBeDirectory, true);
+  t.equal(traitsFor(37), undefined, 'an unreleased minor is not modelled');
+  t.equal(traitsFor(23), undefined, 'a minor before 1.24 is not modelled');
+  t.throws(() => requireTraits(37));
 });
 
 t.test('minor lists read as ranges', async (t) => {
