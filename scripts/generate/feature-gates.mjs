@@ -1,7 +1,20 @@
 #!/usr/bin/env node
 // Builds src/kubelet/data/feature-gates.generated.ts from the derived extracts in
-// scripts/generate/sources/feature-gates/ (see the header of each file for its provenance).
-// Usage: node scripts/generate/feature-gates.mjs [--check]   (--check: exit 1 when the file is stale)
+// scripts/generate/sources/feature-gates/ (each file's header gives its provenance).
+// Usage: node scripts/generate/feature-gates.mjs           write the file
+//        node scripts/generate/feature-gates.mjs --check   exit 1 when the committed file differs
+//
+// Model. A snapshot is one stored version of upstream's generated gate list, placed on the release line:
+// "mid N"/"early N" lie strictly inside cycle N (between releases N-1 and N, resp. just after N-1), "late N" is
+// taken to be release N itself [I]. For a gate g and a minor m (1.31..1.36):
+//   present(m): some snapshot at or after release m lists g, and g existed by m (its versioned history starts at
+//               or before m, or an earlier snapshot lists it);
+//   absent(m):  g was removed (a complete snapshot at or before release m, newer than every snapshot listing g,
+//               lacks it), or added later (a complete snapshot at or after release m, older than every snapshot
+//               listing g, lacks it), or its versioned history starts after m (1.31+: real introduction);
+//   otherwise uncertain. Rows (default, stage, lock) come from g's newest versioned snapshot and are trusted only
+//   up to the last release that snapshot post-dates; a locked spec stays locked (component-base forbids
+//   unlocking), anything else beyond that is unverified. Minors 1.24-1.30: see pre131 handling below.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,49 +24,168 @@ const SRC = join(ROOT, 'scripts/generate/sources/feature-gates');
 const OUT = join(ROOT, 'src/kubelet/data/feature-gates.generated.ts');
 const FIRST = 24;
 const LAST = 36;
+const VERSIONED_FROM = 31;
 const STAGES = { A: 'Alpha', B: 'Beta', G: 'GA', D: 'Deprecated' };
+const COMPONENT_BASE = ['ContextualLogging', 'LoggingAlphaOptions', 'LoggingBetaOptions', 'ComponentSLIs'];
 
+const read = (file) => readFileSync(join(SRC, file), 'utf8');
 const lines = (file) =>
-  readFileSync(join(SRC, file), 'utf8').split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l && !l.startsWith('#'));
+  read(file).split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l && !l.startsWith('#'));
 
-/** "1.28 f A 1.31 t B 1.34 t GL" -> [{minor, def, stage, locked}] */
 function parseSpecs(tokens) {
-  if (tokens.length === 1 && tokens[0] === '?') return undefined;
   const specs = [];
   for (let i = 0; i < tokens.length; i += 3) {
     const [ver, def, st] = tokens.slice(i, i + 3);
-    const m = /^1\.(\d+)$/.exec(ver ?? '');
+    const m = /^(?:1\.(\d+)|@(\d+))$/.exec(ver ?? '');
     if (!m || (def !== 't' && def !== 'f') || !STAGES[st?.[0]]) throw new Error(`bad spec ${tokens.join(' ')}`);
-    specs.push({ minor: Number(m[1]), def: def === 't', stage: STAGES[st[0]], locked: st.endsWith('L') });
+    specs.push({ minor: Number(m[1] ?? m[2]), only: m[2] !== undefined, def: def === 't', stage: STAGES[st[0]], locked: st.endsWith('L') });
   }
   return specs;
 }
 
-/** gate -> { specs, last, gone, source } ; last/gone bound membership; between them membership is uncertain. */
-const gates = new Map();
-for (const l of lines('versioned-1.37dev.txt')) {
+// ---- snapshots ------------------------------------------------------------------------------------------
+const SNAP_POS = { mid: 0.5, early: 0.5, late: 0 }; // pos = cycle - 1 + 0.5 (inside the cycle) or = cycle (release)
+const snapshots = [];
+for (const block of read('snapshots.txt').split('\n@').slice(1)) {
+  const [head, ...rest] = block.split('\n');
+  const [id, where, cycle] = head.split(/\s+/);
+  const c = Number(cycle);
+  const pos = where === 'late' ? c : c - 1 + SNAP_POS[where] - (id === 'c33k' ? 0.1 : 0); // c33k precedes c33
+  const names = new Set(rest.filter((l) => !l.startsWith('#')).join(' ').split(/\s+/).filter(Boolean));
+  snapshots.push({ id, pos, late: where === 'late', names });
+}
+const snap = (id) => snapshots.find((s) => s.id === id);
+// Which snapshots can prove absence: c32 lists versioned gates only; c31 (unversioned list) may miss gates that
+// were already versioned, so it proves removals but not late additions; c35 omits component-base gates.
+const provesRemoval = (s, g) => !['c32', 'c33k'].includes(s.id) && !(s.id === 'c35' && COMPONENT_BASE.includes(g));
+const provesAddition = (s, g) => provesRemoval(s, g) && s.id !== 'c31';
+
+// ---- specs ----------------------------------------------------------------------------------------------
+const specs = new Map(); // name -> { source, specs }
+for (const l of lines('specs-c37.txt')) {
   const [name, ...rest] = l.split(/\s+/);
-  gates.set(name, { specs: parseSpecs(rest), last: LAST, gone: undefined, source: 'c37' });
+  specs.set(name, { source: 'c37', specs: parseSpecs(rest) });
+  snap('c37').names.add(name);
 }
-for (const l of lines('versioned-removed.txt')) {
-  const [name, seen, ...rest] = l.split(/\s+/);
-  const maxSeen = Math.max(...seen.replace('seen=', '').split(',').map(Number));
-  // c35 is a late-1.35 snapshot: seen there = in release 1.35; the next snapshot is c37, so 1.36 is uncertain.
-  // c33/c34 are mid-cycle: seen there = in the previous release; the cycle itself is uncertain.
-  const [last, gone] = maxSeen === 35 ? [35, 37] : [maxSeen - 1, maxSeen + 1];
-  if (gates.has(name)) throw new Error(`duplicate ${name}`);
-  gates.set(name, { specs: parseSpecs(rest), last, gone, source: `c${seen.replace('seen=', '')}` });
+for (const l of lines('specs-older.txt')) {
+  const [name, source, ...rest] = l.split(/\s+/);
+  if (specs.has(name)) throw new Error(`duplicate ${name}`);
+  if (!snap(source).names.has(name)) throw new Error(`${name} is not in ${source}`);
+  specs.set(name, { source, specs: parseSpecs(rest) });
 }
-for (const l of lines('legacy.txt')) {
-  const [name, last, gone, ...rest] = l.split(/\s+/);
-  if (gates.has(name)) throw new Error(`duplicate ${name}`);
-  gates.set(name, { specs: parseSpecs(rest), last: Number(last.slice(5)), gone: Number(gone.slice(5)), source: 'legacy' });
+for (const s of snapshots) for (const n of s.names) if (!specs.has(n)) throw new Error(`no spec for ${n} (${s.id})`);
+
+/** Last minor whose rows the snapshot fixes: the last release it post-dates. */
+const trustedUpTo = (s) => (s.late ? s.pos : Math.floor(s.pos));
+
+function introduced(entry) {
+  const [first, second] = entry.specs;
+  if (first.only) return undefined;
+  if (first.minor !== 0) return first.minor;
+  return second?.minor; // gates born GA/deprecated carry a 1.0 entry for their prior state
 }
+
+function membership(name, m) {
+  const entry = specs.get(name);
+  const inSnaps = snapshots.filter((s) => s.names.has(name));
+  const posIn = inSnaps.map((s) => s.pos);
+  const lastIn = Math.max(...posIn);
+  const firstIn = Math.min(...posIn);
+  const at = (s) => (s.late ? s.pos >= m : s.pos > m); // snapshot at or after release m
+  const before = (s) => (s.late ? s.pos <= m : s.pos < m); // snapshot at or before release m
+  const intro = introduced(entry);
+  // Snapshot evidence beats the versioned history: histories get edited (MutatingAdmissionPolicy is listed in
+  // 1.31 although its 1.37 history starts at 1.32) and renamed gates inherit their predecessor's history
+  // (CPUCFSQuotaPeriod -> CustomCPUCFSQuotaPeriod, RuntimeClassInImageCriAPI -> RuntimeClassInImageCriApi).
+  const existedProof = inSnaps.some(before);
+  const snapAddedLater = snapshots.some((s) => provesAddition(s, name) && s.pos < firstIn && !s.names.has(name) && at(s));
+  const introAbsent = intro !== undefined && intro >= VERSIONED_FROM && intro > m && !existedProof;
+  // A history is suspect when a complete snapshot that post-dates its start lacks the gate (renamed gates).
+  const suspect =
+    intro !== undefined &&
+    snapshots.some((s) => provesAddition(s, name) && s.pos < firstIn && s.pos > intro && !s.names.has(name));
+  const present = inSnaps.some(at) && (existedProof || (intro !== undefined && intro <= m && !suspect));
+  const removed = snapshots.some((s) => provesRemoval(s, name) && s.pos > lastIn && !s.names.has(name) && before(s));
+  if (present && removed) throw new Error(`contradiction for ${name} at 1.${m}`);
+  if (present) return 'present';
+  return removed || snapAddedLater || introAbsent ? 'absent' : 'uncertain';
+}
+
+function rowFor(name, m) {
+  const entry = specs.get(name);
+  const spec = [...entry.specs].reverse().find((s) => (s.only ? s.minor === m : s.minor <= m));
+  const source = snap(entry.source);
+  if (!spec) return [m, m, -1, '?', 0, 0];
+  let verified = m >= VERSIONED_FROM && m <= trustedUpTo(source);
+  if (!verified && m > trustedUpTo(source) && spec.locked) verified = true; // a lock is terminal
+  return [m, m, spec.def ? 1 : 0, spec.stage, spec.locked ? 1 : 0, verified ? 1 : 0];
+}
+
+// ---- client-go (exact per staging tag) and hand-verified legacy rows ------------------------------------
+const clientGo = new Map();
 for (const l of lines('client-go.txt')) {
   const [name, , span, ...rest] = l.split(/\s+/);
   const [from, to] = span.split('-').map(Number);
-  if (gates.has(name)) throw new Error(`duplicate ${name}`);
-  gates.set(name, { specs: parseSpecs(rest), first: from, last: to, gone: to < LAST ? to + 1 : undefined, source: 'client-go' });
+  clientGo.set(name, { from, to, specs: parseSpecs(rest) });
+}
+const legacy = new Map();
+for (const l of lines('legacy.txt')) {
+  const [name, range, ...rest] = l.split(/\s+/);
+  const [from, to] = range.split('-').map(Number);
+  legacy.set(name, { from, to, specs: parseSpecs(rest) });
+}
+
+// ---- assemble ------------------------------------------------------------------------------------------
+const out = {};
+const names = new Set([...specs.keys(), ...clientGo.keys(), ...legacy.keys()]);
+for (const name of [...names].sort()) {
+  const rows = [];
+  const uncertain = [];
+  const absent = [];
+  for (let m = FIRST; m <= LAST; m++) {
+    let row;
+    let state;
+    if (clientGo.has(name)) {
+      const g = clientGo.get(name);
+      state = m >= g.from && m <= g.to ? 'present' : 'absent';
+      if (state === 'present') {
+        const s = [...g.specs].reverse().find((x) => x.minor <= m);
+        row = [m, m, s.def ? 1 : 0, s.stage, s.locked ? 1 : 0, 1];
+      }
+    } else if (legacy.has(name) && m < VERSIONED_FROM) {
+      const g = legacy.get(name);
+      state = m >= g.from && m <= g.to ? 'present' : m > g.to ? 'absent' : 'uncertain';
+      if (state === 'present') {
+        const s = [...g.specs].reverse().find((x) => x.minor <= m);
+        row = s ? [m, m, s.def ? 1 : 0, s.stage, s.locked ? 1 : 0, 1] : [m, m, -1, '?', 0, 0];
+      }
+    } else if (!specs.has(name)) {
+      state = 'absent'; // legacy-only gate at 1.31+: gone before the versioned snapshots
+    } else if (m >= VERSIONED_FROM) {
+      state = membership(name, m);
+      if (state === 'present') row = rowFor(name, m);
+    } else {
+      // 1.24-1.30: a gate still registered at 1.31 (c31/c32) and introduced by m was registered at m; rows
+      // come from backfilled history (unverified). A gate first versioned at 1.31+ did not exist yet.
+      const entry = specs.get(name);
+      const intro = introduced(entry);
+      const at31 = membership(name, VERSIONED_FROM) === 'present';
+      if (intro !== undefined && intro >= VERSIONED_FROM) state = 'absent';
+      else if (at31 && intro !== undefined && intro <= m) state = 'present';
+      else state = 'uncertain';
+      if (state === 'present') row = rowFor(name, m);
+    }
+    if (state === 'present') {
+      const prev = rows[rows.length - 1];
+      if (prev && prev[1] === m - 1 && prev.slice(2).join() === row.slice(2).join()) prev[1] = m;
+      else rows.push(row);
+    } else if (state === 'uncertain') uncertain.push(m);
+    else absent.push(m);
+  }
+  const entry = { rows };
+  if (uncertain.length) entry.uncertain = uncertain;
+  if (absent.length) entry.absent = absent;
+  out[name] = entry;
 }
 
 const deps35 = {};
@@ -62,84 +194,46 @@ for (const l of lines('dependencies-1.35.txt')) {
   deps35[gate.trim()] = rest.trim().split(/\s+/).sort();
 }
 
-/**
- * Per gate: rows [fromMinor, toMinor, default(0|1), stage, locked(0|1)] for the minors where it is certainly
- * registered; `uncertain` = minors where it may or may not be registered; `absentFrom` = first minor where it is
- * certainly gone. Minors before the first spec are certainly absent only from 1.31 on (versioned specs start at
- * the real introduction); for older minors see COMPLETE.
- */
-const out = {};
-for (const name of [...gates.keys()].sort()) {
-  const g = gates.get(name);
-  const rows = [];
-  const uncertain = [];
-  for (let minor = FIRST; minor <= LAST; minor++) {
-    if (g.first !== undefined && minor < g.first) continue;
-    if (g.gone !== undefined && minor >= g.gone) continue;
-    if (!g.specs) {
-      if (minor <= g.last) rows.push([minor, minor, -1, '?', 0]);
-      else uncertain.push(minor);
-      continue;
-    }
-    const spec = [...g.specs].reverse().find((s) => s.minor <= minor);
-    if (!spec) continue; // not yet introduced
-    if (minor > g.last) {
-      uncertain.push(minor);
-      continue;
-    }
-    const row = [minor, minor, spec.def ? 1 : 0, spec.stage, spec.locked ? 1 : 0];
-    const prev = rows[rows.length - 1];
-    if (prev && prev[1] === minor - 1 && prev[2] === row[2] && prev[3] === row[3] && prev[4] === row[4]) prev[1] = minor;
-    else rows.push(row);
-  }
-  const entry = { rows };
-  if (uncertain.length) entry.uncertain = uncertain;
-  if (g.gone !== undefined) entry.absentFrom = g.gone;
-  out[name] = entry;
-}
-
-const COMPLETE = [33, 34, 35];
+const COMPLETE = [31, 32, 33, 34, 35, 36];
+const body = Object.entries(out)
+  .map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},`)
+  .join('\n');
 const ts = `// GENERATED by scripts/generate/feature-gates.mjs from scripts/generate/sources/feature-gates/*.txt. Do not edit.
-// Every feature gate registered in kubelet's DefaultMutableFeatureGate per kubelet minor (1.24..1.36):
-// pkg/features (kube), k8s.io/apiserver + apiextensions-apiserver generic gates, component-base logs/metrics/zpages,
-// controller-manager gates and client-go gates (see the extracts' headers for repo, commit and index id).
-// Row: [fromMinor, toMinor, default (1|0, -1 = spec not read), stage ('?' = not read), lockToDefault (1|0)].
-// Minors 1.24-1.30 come from the versioned specs' history (backfilled by upstream when gates became versioned) and
-// are NOT verified against per-minor kube_features.go reads: see GATE_SPANS_VERIFIED_FROM.
+// The feature gates registered in kubelet's DefaultMutableFeatureGate per kubelet minor (1.24..1.36):
+// pkg/features (kube), k8s.io/apiserver + apiextensions-apiserver, component-base logs/metrics/zpages,
+// controller-manager and client-go gates. Provenance: the headers of the extracts (repo, commit, index id).
+// Row: [fromMinor, toMinor, default (1|0, -1 unknown), stage ('?' unknown), lockToDefault (1|0), verified (1|0)].
+// verified = 0: the row comes from backfilled history (1.24-1.30) or from a snapshot older than the minor.
+// uncertain: minors where the gate may or may not be registered; absent: minors where it certainly is not.
 
-export type GateRow = readonly [number, number, number, string, number];
+export type GateRow = readonly [number, number, number, string, number, number];
 export interface GateHistory {
   readonly rows: readonly GateRow[];
-  /** Minors where the gate may or may not be registered (removed between two snapshots). */
   readonly uncertain?: readonly number[];
-  /** First minor where the gate is certainly not registered any more. */
-  readonly absentFrom?: number;
+  readonly absent?: readonly number[];
 }
 
-export const GATE_HISTORY: Readonly<Record<string, GateHistory>> = ${JSON.stringify(out, null, 0).replace(/\],"/g, '],\n  "').replace(/\},"/g, '},\n  "')};
+export const GATE_HISTORY: Readonly<Record<string, GateHistory>> = {
+${body}
+};
 
-/** Minors whose gate list is complete (every registered gate is in GATE_HISTORY or marked uncertain). */
+/** Minors whose gate list is complete: a name in no row and not uncertain there is not registered. */
 export const GATE_TABLE_COMPLETE: readonly number[] = ${JSON.stringify(COMPLETE)};
 
-/** Rows (default, stage, lock) are verified from this minor on; older rows come from backfilled history. */
-export const GATE_SPANS_VERIFIED_FROM = 31;
-
-/** Gate dependencies (component-base AddDependencies, 1.35+), lists sorted as AddDependencies sorts them. */
+/** Gate dependencies (component-base AddDependencies, 1.35+), each list sorted as AddDependencies sorts it. */
 export const GATE_DEPENDENCIES: Readonly<Record<number, Readonly<Record<string, readonly string[]>>>> = {
   35: ${JSON.stringify(deps35)},
 };
-/** Minors whose dependency map was read (1.36's was not: its dependency verdicts are not certain). */
+/** Minors whose dependency map was read (1.36's was not: dependency verdicts there are not certain). */
 export const GATE_DEPENDENCIES_VERIFIED: readonly number[] = [35];
 `;
 
 if (process.argv.includes('--check')) {
-  const current = readFileSync(OUT, 'utf8');
-  if (current !== ts) {
-    console.error('feature-gates.generated.ts is stale: run node scripts/generate/feature-gates.mjs');
+  if (readFileSync(OUT, 'utf8') !== ts) {
+    console.error('src/kubelet/data/feature-gates.generated.ts is stale: run node scripts/generate/feature-gates.mjs');
     process.exit(1);
   }
 } else {
   writeFileSync(OUT, ts);
   console.log(`wrote ${OUT} (${Object.keys(out).length} gates)`);
 }
-export { ts as generated };

@@ -7,7 +7,6 @@ import {
   GATE_DEPENDENCIES,
   GATE_DEPENDENCIES_VERIFIED,
   GATE_HISTORY,
-  GATE_SPANS_VERIFIED_FROM,
   GATE_TABLE_COMPLETE,
 } from '../data/feature-gates.generated.js';
 
@@ -17,7 +16,8 @@ export interface GateSpec {
   readonly preRelease: PreRelease;
   readonly lockToDefault: boolean;
   readonly dependencies?: readonly string[];
-  /** false when default/stage/lock come from backfilled history (minors < 1.31) or were not read. */
+  /** false when default/stage/lock come from backfilled history (1.24-1.30), from a snapshot older than the
+   * minor, or were not read: a verdict that depends on them is not certain. */
   readonly verified: boolean;
 }
 
@@ -38,7 +38,7 @@ export function gatesFor(minor: number): ReadonlyMap<string, GateSpec> | undefin
   for (const [name, history] of Object.entries(GATE_HISTORY)) {
     const row = history.rows.find(([from, to]) => from <= minor && minor <= to);
     if (!row) continue;
-    const [, , def, stage, locked] = row;
+    const [, , def, stage, locked, verified] = row;
     const known = def !== -1 && stage !== '?';
     const dependencies = deps?.[name];
     map.set(name, {
@@ -46,7 +46,7 @@ export function gatesFor(minor: number): ReadonlyMap<string, GateSpec> | undefin
       preRelease: known ? (stage as PreRelease) : 'GA',
       lockToDefault: locked === 1,
       ...(dependencies ? { dependencies } : {}),
-      verified: known && minor >= GATE_SPANS_VERIFIED_FROM,
+      verified: known && verified === 1,
     });
   }
   cache.set(minor, map);
@@ -64,19 +64,14 @@ export function gateDependenciesVerified(minor: number): boolean {
 }
 
 /**
- * 'known' | 'absent' (certainly not registered) | 'uncertain' (cannot tell) for a gate name at `minor`.
+ * 'known' (registered: gatesFor(minor) has it), 'absent' (certainly not registered) or 'uncertain'.
  */
 export function gateMembership(minor: number, name: string): 'known' | 'absent' | 'uncertain' {
   const gates = gatesFor(minor);
   if (!gates) return 'uncertain';
   if (gates.has(name)) return 'known';
   const history = GATE_HISTORY[name];
-  if (history) {
-    if (history.uncertain?.includes(minor)) return 'uncertain';
-    if (history.absentFrom !== undefined && minor >= history.absentFrom) return 'absent';
-    // Introduced after `minor` in the versioned era (1.31+), where specs record the real introduction.
-    const first = history.rows[0]?.[0];
-    if (first !== undefined && first >= GATE_SPANS_VERIFIED_FROM && minor < first) return 'absent';
-  }
+  if (history?.uncertain?.includes(minor)) return 'uncertain';
+  if (history?.absent?.includes(minor)) return 'absent';
   return gateTableComplete(minor) ? 'absent' : 'uncertain';
 }

@@ -61,9 +61,9 @@ t.test('1.35 dependencies are checked in SetFromMap', async (t) => {
 t.test('uncertain membership and unverified rows give undecidable, not a verdict', async (t) => {
   t.equal(gateMembership(36, 'SidecarContainers'), 'uncertain');
   t.match(setFeatureGates(36, 'upstream', { SidecarContainers: true }), { undecidable: /SidecarContainers/ });
-  t.match(setFeatureGates(31, 'upstream', { TotallyMadeUp: true }), { undecidable: /TotallyMadeUp/ });
+  t.match(setFeatureGates(30, 'upstream', { TotallyMadeUp: true }), { undecidable: /TotallyMadeUp/ });
   t.equal(err(setFeatureGates(34, 'upstream', { TotallyMadeUp: true })), 'unrecognized feature gate: TotallyMadeUp');
   t.equal(gatesFor(37), undefined);
   t.equal(gateTableComplete(34), true);
-  t.equal(gateTableComplete(31), false);
+  t.equal(gateTableComplete(30), false);
 });
