@@ -54,10 +54,28 @@ for (const block of read('snapshots.txt').split('\n@').slice(1)) {
   const names = new Set(rest.filter((l) => !l.startsWith('#')).join(' ').split(/\s+/).filter(Boolean));
   snapshots.push({ id, pos, late: where === 'late', names });
 }
+// Unversioned kube_features.go maps before 1.31 (kube gates only; generic gates come from staging.txt).
+const legacySpecs = new Map(); // snapshot id -> Map(name -> spec)
+for (const block of read('legacy-maps.txt').split('\n@').slice(1)) {
+  const [head, ...rest] = block.split('\n');
+  const [id, where, cycle] = head.split(/\s+/);
+  const c = Number(cycle);
+  const specsHere = new Map();
+  for (const tok of rest.filter((l) => !l.startsWith('#')).join(' ').split(/\s+/).filter(Boolean)) {
+    const m = /^(\w+):([tf])([ABGD])(L?)$/.exec(tok);
+    if (!m) throw new Error(`bad token ${tok}`);
+    specsHere.set(m[1], { def: m[2] === 't', stage: STAGES[m[3]], locked: m[4] === 'L' });
+  }
+  legacySpecs.set(id, specsHere);
+  snapshots.push({ id, pos: where === 'late' ? c : c - 0.5, late: where === 'late', names: new Set(specsHere.keys()), legacy: true });
+}
+snapshots.sort((a, b) => a.pos - b.pos);
 const snap = (id) => snapshots.find((s) => s.id === id);
 // Which snapshots can prove absence: c32 lists versioned gates only; c31 (unversioned list) may miss gates that
 // were already versioned, so it proves removals but not late additions; c35 omits component-base gates.
-const provesRemoval = (s, g) => !['c32', 'c33k'].includes(s.id) && !(s.id === 'c35' && COMPONENT_BASE.includes(g));
+const inLegacyMap = (g) => [...legacySpecs.values()].some((m) => m.has(g));
+const provesRemoval = (s, g) =>
+  !['c32', 'c33k'].includes(s.id) && !(s.id === 'c35' && COMPONENT_BASE.includes(g)) && (!s.legacy || inLegacyMap(g));
 const provesAddition = (s, g) => provesRemoval(s, g) && s.id !== 'c31';
 
 // ---- specs ----------------------------------------------------------------------------------------------
@@ -73,12 +91,16 @@ for (const l of lines('specs-older.txt')) {
   if (!snap(source).names.has(name)) throw new Error(`${name} is not in ${source}`);
   specs.set(name, { source, specs: parseSpecs(rest) });
 }
-for (const s of snapshots) for (const n of s.names) if (!specs.has(n)) throw new Error(`no spec for ${n} (${s.id})`);
+for (const s of snapshots) {
+  if (s.legacy) continue;
+  for (const n of s.names) if (!specs.has(n)) throw new Error(`no spec for ${n} (${s.id})`);
+}
 
 /** Last minor whose rows the snapshot fixes: the last release it post-dates. */
 const trustedUpTo = (s) => (s.late ? s.pos : Math.floor(s.pos));
 
 function introduced(entry) {
+  if (!entry) return undefined;
   const [first, second] = entry.specs;
   if (first.only) return undefined;
   if (first.minor !== 0) return first.minor;
@@ -121,27 +143,69 @@ function rowFor(name, m) {
   return [m, m, spec.def ? 1 : 0, spec.stage, spec.locked ? 1 : 0, verified ? 1 : 0];
 }
 
-// ---- client-go (exact per staging tag) and hand-verified legacy rows ------------------------------------
+// ---- exact per-tag data: client-go (1.30+), apiserver generic + component-base logs/metrics (1.24-1.30) -----
 const clientGo = new Map();
 for (const l of lines('client-go.txt')) {
   const [name, , span, ...rest] = l.split(/\s+/);
   const [from, to] = span.split('-').map(Number);
   clientGo.set(name, { from, to, specs: parseSpecs(rest) });
 }
-const legacy = new Map();
+const staging = new Map(); // minor -> Map(name -> spec)
+{
+  let minor;
+  for (const l of lines('staging.txt')) {
+    if (l.startsWith('@')) {
+      minor = Number(l.slice(1).split(/\s+/)[0]);
+      if (!staging.has(minor)) staging.set(minor, new Map());
+      continue;
+    }
+    const [name, def, st] = l.split(/\s+/);
+    staging.get(minor).set(name, { def: def === 't', stage: STAGES[st[0]], locked: st.endsWith('L') });
+  }
+}
+const stagingNames = new Set([...staging.values()].flatMap((m) => [...m.keys()]));
+const legacy = new Map(); // name -> minors asserted present
 for (const l of lines('legacy.txt')) {
-  const [name, range, ...rest] = l.split(/\s+/);
-  const [from, to] = range.split('-').map(Number);
-  legacy.set(name, { from, to, specs: parseSpecs(rest) });
+  const [name, minors] = l.split(/\s+/);
+  legacy.set(name, minors.split(',').map(Number));
+}
+
+/**
+ * Pre-1.31 row of a kube gate. Lock (the only verdict-relevant part) from the unversioned legacy maps: a lock is
+ * terminal, so locked in a map before release m => locked at m (verified); unlocked in a map after release m (or
+ * at a verified 1.31 row) => unlocked at m (verified); otherwise unknown (verified = 0).
+ * Default/stage (informative): the versioned history if it covers m, else the map of cycle m, else the nearest map.
+ */
+function legacyRow(name, m) {
+  const withSpec = snapshots.filter((s) => s.legacy && legacySpecs.get(s.id).has(name));
+  const specAt = (s) => legacySpecs.get(s.id).get(name);
+  const after = withSpec.filter((s) => s.pos > m);
+  const before = withSpec.filter((s) => s.pos <= m);
+  const r31 = specs.has(name) ? rowFor(name, VERSIONED_FROM) : undefined;
+  const spec31 = r31 && r31[5] === 1 && r31[2] !== -1 ? { def: r31[2] === 1, stage: r31[3], locked: r31[4] === 1 } : undefined;
+  const hist = specs.get(name)?.specs.filter((x) => !x.only && x.minor !== 0).reverse().find((x) => x.minor <= m);
+  const ownCycle = withSpec.find((s) => s.pos === m - 0.5);
+  const informative =
+    hist ?? (ownCycle && specAt(ownCycle)) ?? (after.length ? specAt(after[0]) : spec31 ?? (before.length ? specAt(before[before.length - 1]) : undefined));
+  if (!informative) return [m, m, -1, '?', 0, 0];
+  const lockedBefore = before.filter((s) => specAt(s).locked);
+  if (lockedBefore.length) {
+    const x = specAt(lockedBefore[lockedBefore.length - 1]);
+    return [m, m, x.def ? 1 : 0, x.stage, 1, 1];
+  }
+  const unlockedAfter = after.some((s) => !specAt(s).locked) || (spec31 !== undefined && !spec31.locked);
+  if (unlockedAfter) return [m, m, informative.def ? 1 : 0, informative.stage, 0, 1];
+  return [m, m, informative.def ? 1 : 0, informative.stage, informative.locked ? 1 : 0, 0];
 }
 
 // ---- assemble ------------------------------------------------------------------------------------------
 const out = {};
-const names = new Set([...specs.keys(), ...clientGo.keys(), ...legacy.keys()]);
+const names = new Set([...specs.keys(), ...clientGo.keys(), ...legacy.keys(), ...stagingNames, ...[...legacySpecs.values()].flatMap((m) => [...m.keys()])]);
 for (const name of [...names].sort()) {
   const rows = [];
   const uncertain = [];
   const absent = [];
+  const lockedIfPresent = [];
   for (let m = FIRST; m <= LAST; m++) {
     let row;
     let state;
@@ -149,40 +213,37 @@ for (const name of [...names].sort()) {
       const g = clientGo.get(name);
       state = m >= g.from && m <= g.to ? 'present' : 'absent';
       if (state === 'present') {
-        const s = [...g.specs].reverse().find((x) => x.minor <= m);
-        row = [m, m, s.def ? 1 : 0, s.stage, s.locked ? 1 : 0, 1];
+        const x = [...g.specs].reverse().find((y) => y.minor <= m);
+        row = [m, m, x.def ? 1 : 0, x.stage, x.locked ? 1 : 0, 1];
       }
-    } else if (legacy.has(name) && m < VERSIONED_FROM) {
-      const g = legacy.get(name);
-      state = m >= g.from && m <= g.to ? 'present' : m > g.to ? 'absent' : 'uncertain';
-      if (state === 'present') {
-        const s = [...g.specs].reverse().find((x) => x.minor <= m);
-        row = s ? [m, m, s.def ? 1 : 0, s.stage, s.locked ? 1 : 0, 1] : [m, m, -1, '?', 0, 0];
-      }
-    } else if (!specs.has(name)) {
-      state = 'absent'; // legacy-only gate at 1.31+: gone before the versioned snapshots
-    } else if (m >= VERSIONED_FROM) {
-      state = membership(name, m);
-      if (state === 'present') row = rowFor(name, m);
+    } else if (legacy.get(name)?.includes(m)) {
+      state = 'present';
+      row = legacyRow(name, m);
+    } else if (stagingNames.has(name) && m < VERSIONED_FROM) {
+      const x = staging.get(m)?.get(name);
+      state = x ? 'present' : 'absent';
+      if (x) row = [m, m, x.def ? 1 : 0, x.stage, x.locked ? 1 : 0, 1];
+    } else if (!specs.has(name) && !inLegacyMap(name)) {
+      state = 'absent';
     } else {
-      // 1.24-1.30: a gate still registered at 1.31 (c31/c32) and introduced by m was registered at m; rows
-      // come from backfilled history (unverified). A gate first versioned at 1.31+ did not exist yet.
-      const entry = specs.get(name);
-      const intro = introduced(entry);
-      const at31 = membership(name, VERSIONED_FROM) === 'present';
-      if (intro !== undefined && intro >= VERSIONED_FROM) state = 'absent';
-      else if (at31 && intro !== undefined && intro <= m) state = 'present';
-      else state = 'uncertain';
-      if (state === 'present') row = rowFor(name, m);
+      state = membership(name, m);
+      if (state === 'present') row = m >= VERSIONED_FROM && specs.has(name) ? rowFor(name, m) : legacyRow(name, m);
     }
     if (state === 'present') {
       const prev = rows[rows.length - 1];
       if (prev && prev[1] === m - 1 && prev.slice(2).join() === row.slice(2).join()) prev[1] = m;
       else rows.push(row);
-    } else if (state === 'uncertain') uncertain.push(m);
-    else absent.push(m);
+    } else if (state === 'uncertain') {
+      uncertain.push(m);
+      // Locks are terminal: if the gate was certainly locked before m, it is locked at m if still registered.
+      const lastLocked = [...rows].reverse().find((r) => r[4] === 1 && r[5] === 1);
+      const mapLocked = snapshots.filter((x) => x.legacy && x.pos <= m && legacySpecs.get(x.id).get(name)?.locked);
+      if (lastLocked) lockedIfPresent.push([m, lastLocked[2]]);
+      else if (mapLocked.length) lockedIfPresent.push([m, legacySpecs.get(mapLocked[mapLocked.length - 1].id).get(name).def ? 1 : 0]);
+    } else absent.push(m);
   }
   const entry = { rows };
+  if (lockedIfPresent.length) entry.lockedIfPresent = lockedIfPresent;
   if (uncertain.length) entry.uncertain = uncertain;
   if (absent.length) entry.absent = absent;
   out[name] = entry;
@@ -194,7 +255,7 @@ for (const l of lines('dependencies-1.35.txt')) {
   deps35[gate.trim()] = rest.trim().split(/\s+/).sort();
 }
 
-const COMPLETE = [31, 32, 33, 34, 35, 36];
+const COMPLETE = [25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36];
 const body = Object.entries(out)
   .map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)},`)
   .join('\n');
@@ -211,6 +272,8 @@ export interface GateHistory {
   readonly rows: readonly GateRow[];
   readonly uncertain?: readonly number[];
   readonly absent?: readonly number[];
+  /** [minor, default]: uncertain minors where the gate, if still registered, is certainly locked to default. */
+  readonly lockedIfPresent?: readonly (readonly [number, number])[];
 }
 
 export const GATE_HISTORY: Readonly<Record<string, GateHistory>> = {

@@ -66,6 +66,15 @@ export function gateDependenciesVerified(minor: number): boolean {
 /**
  * 'known' (registered: gatesFor(minor) has it), 'absent' (certainly not registered) or 'uncertain'.
  */
+/**
+ * For a gate whose registration at `minor` is uncertain: the default it is certainly locked to if it is still
+ * registered (locks are terminal), else undefined.
+ */
+export function lockedIfRegistered(minor: number, name: string): boolean | undefined {
+  const hit = GATE_HISTORY[name]?.lockedIfPresent?.find(([m]) => m === minor);
+  return hit ? hit[1] === 1 : undefined;
+}
+
 export function gateMembership(minor: number, name: string): 'known' | 'absent' | 'uncertain' {
   const gates = gatesFor(minor);
   if (!gates) return 'uncertain';

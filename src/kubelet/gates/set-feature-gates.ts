@@ -17,7 +17,7 @@
  *   `klog.Warningf("unrecognized feature gate: %s", k)` and skipped; locked/PreAlpha/dependency errors as upstream.
  *   Before 1.31 the carry's code was not read; the warning is seen in a 1.27 OKD log (okd-project/okd #1793).
  */
-import { gateDependenciesVerified, gateMembership, gatesFor, type GateSpec } from './gate-table.js';
+import { gateDependenciesVerified, gateMembership, gatesFor, lockedIfRegistered, type GateSpec } from './gate-table.js';
 
 export type KubeletFlavor = 'upstream' | 'openshift';
 
@@ -61,6 +61,14 @@ export function setFeatureGates(
     const value = toCheck[name]!;
     const membership = gateMembership(minor, name);
     if (membership === 'uncertain') {
+      // Registered or not, a value other than the one it was locked to is refused upstream: either
+      // "unrecognized feature gate" or "... feature is locked to ..." (which one is not known: inexact).
+      const lockedTo = lockedIfRegistered(minor, name);
+      if (flavor === 'upstream' && lockedTo !== undefined && lockedTo !== value) {
+        unknown.push(name);
+        uncertain.push(name);
+        continue;
+      }
       uncertain.push(name);
       continue;
     }
