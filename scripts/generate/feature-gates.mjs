@@ -249,6 +249,19 @@ for (const name of [...names].sort()) {
   out[name] = entry;
 }
 
+// Self-check against c31's lock list (1.31 state as listed in the 1.31 cycle).
+{
+  const c31Locked = new Set(lines('c31-locked.txt').join(' ').split(/\s+/));
+  const problems = [];
+  for (const [name, entry] of Object.entries(out)) {
+    const row = entry.rows.find(([a, b]) => a <= 31 && 31 <= b);
+    if (!row || row[5] !== 1) continue;
+    if ((row[4] === 1) !== c31Locked.has(name)) problems.push(`${name}: generated lock ${row[4]} at 1.31, c31 ${c31Locked.has(name)}`);
+  }
+  for (const name of c31Locked) if (!out[name]?.rows.some(([a, b]) => a <= 31 && 31 <= b)) problems.push(`${name}: locked in c31 but not registered at 1.31`);
+  if (problems.length) throw new Error(`1.31 lock self-check failed:\n${problems.join('\n')}`);
+}
+
 const deps35 = {};
 for (const l of lines('dependencies-1.35.txt')) {
   const [gate, rest] = l.split(':');
@@ -279,6 +292,14 @@ export interface GateHistory {
 export const GATE_HISTORY: Readonly<Record<string, GateHistory>> = {
 ${body}
 };
+
+/** Where the table comes from (each extract's header has the detail: repo, path, commit, index id, minor). */
+export const PROVENANCE: readonly string[] = ${JSON.stringify([
+  'kubernetes/kubernetes test/compatibility_lifecycle/reference/versioned_feature_list.yaml: rpb-ant fork a47c9d40 (idx 57860768184, 1.37 cycle), BenTheElder fork 8d570438 (idx 53443857162, early 1.36), 002acc1a (idx 52310178358, 1.34 cycle), fbba6b47 (idx 66833466, 1.33 cycle)',
+  'kubernetes/kubernetes test/featuregates_linter/test_data: versioned_feature_list.yaml 0021731d (idx 51913964927, 1.32 cycle), unversioned_feature_list.yaml 128e189f (idx 412812502, 1.31 cycle)',
+  'kubernetes/kubernetes pkg/features/kube_features.go: idx 378079260 (1.35 cycle, dependency map), idx 688781 (1.33 cycle excerpt), idx 374568779 (1.25), 158571778 (1.27), 333759641 (1.28), 6300876 (1.30)',
+  'kubernetes/apiserver pkg/features/kube_features.go, kubernetes/component-base logs+metrics features, kubernetes/client-go features/known_features.go at tags v0.24.0..v0.36.0',
+], null, 2)};
 
 /** Minors whose gate list is complete: a name in no row and not uncertain there is not registered. */
 export const GATE_TABLE_COMPLETE: readonly number[] = ${JSON.stringify(COMPLETE)};

@@ -438,6 +438,14 @@ export const GATE_HISTORY: Readonly<Record<string, GateHistory>> = {
   "ZeroLimitedNominalConcurrencyShares": {"rows":[[29,29,0,"Beta",0,1],[30,31,1,"GA",1,1]],"lockedIfPresent":[[32,1]],"uncertain":[32],"absent":[24,25,26,27,28,33,34,35,36]},
 };
 
+/** Where the table comes from (each extract's header has the detail: repo, path, commit, index id, minor). */
+export const PROVENANCE: readonly string[] = [
+  "kubernetes/kubernetes test/compatibility_lifecycle/reference/versioned_feature_list.yaml: rpb-ant fork a47c9d40 (idx 57860768184, 1.37 cycle), BenTheElder fork 8d570438 (idx 53443857162, early 1.36), 002acc1a (idx 52310178358, 1.34 cycle), fbba6b47 (idx 66833466, 1.33 cycle)",
+  "kubernetes/kubernetes test/featuregates_linter/test_data: versioned_feature_list.yaml 0021731d (idx 51913964927, 1.32 cycle), unversioned_feature_list.yaml 128e189f (idx 412812502, 1.31 cycle)",
+  "kubernetes/kubernetes pkg/features/kube_features.go: idx 378079260 (1.35 cycle, dependency map), idx 688781 (1.33 cycle excerpt), idx 374568779 (1.25), 158571778 (1.27), 333759641 (1.28), 6300876 (1.30)",
+  "kubernetes/apiserver pkg/features/kube_features.go, kubernetes/component-base logs+metrics features, kubernetes/client-go features/known_features.go at tags v0.24.0..v0.36.0"
+];
+
 /** Minors whose gate list is complete: a name in no row and not uncertain there is not registered. */
 export const GATE_TABLE_COMPLETE: readonly number[] = [25,26,27,28,29,30,31,32,33,34,35,36];
 

@@ -154,3 +154,43 @@ function fatal(errors: string[], versioned: boolean, hasUnknown: boolean, uncert
   const inexact = errors.length > 1 || uncertainNames;
   return { ok: false, error, allErrors: errors, ...(inexact ? { inexact: true } : {}) };
 }
+
+export interface GateFinding {
+  readonly findingId: 'feature-gate-unknown' | 'feature-gate-locked' | 'feature-gate-prealpha' | 'feature-gate-dependency';
+  readonly kubeletError: string;
+  readonly message: string;
+  readonly remediation: string;
+  readonly exitStatus: 1;
+  readonly inexact?: boolean;
+}
+
+/**
+ * The start failure kubelet (1.24+, cmd/kubelet/app/server.go) reports for a refused SetFromMap:
+ * err="failed to set feature gates from initial flags-based config: <error>", exit status 1.
+ * Kind: the first collected error's (with several, which one kubelet prints is random: inexact).
+ */
+export function gateFailure(result: SetFeatureGatesResult, minor: number): GateFinding | undefined {
+  if (!('ok' in result) || result.ok) return undefined;
+  const first = result.allErrors[0] ?? result.error;
+  const findingId = first.startsWith('unrecognized feature gate: ')
+    ? 'feature-gate-unknown'
+    : first.includes(', feature is locked to ')
+      ? 'feature-gate-locked'
+      : first.includes(' feature is PreAlpha at emulated version ')
+        ? 'feature-gate-prealpha'
+        : 'feature-gate-dependency';
+  const remediation = {
+    'feature-gate-unknown': `Remove the gate from --feature-gates and featureGates: kubelet 1.${minor} does not have it.`,
+    'feature-gate-locked': `Remove the gate setting: kubelet 1.${minor} only accepts its locked value.`,
+    'feature-gate-prealpha': `Remove the gate setting: it does not exist yet at kubelet 1.${minor}.`,
+    'feature-gate-dependency': 'Enable the gates it depends on as well, or disable the dependent gate.',
+  }[findingId];
+  return {
+    findingId,
+    kubeletError: KUBELET_GATE_ERROR_PREFIX + result.error,
+    message: `kubelet 1.${minor} refuses its feature gates: ${result.error}`,
+    remediation,
+    exitStatus: 1,
+    ...(result.inexact ? { inexact: true } : {}),
+  };
+}

@@ -129,3 +129,19 @@ t.test('membership: certain, uncertain, and outside the modelled versions', asyn
   t.equal(gateMembership(27, 'DryRun'), 'known');
   t.equal(gateMembership(28, 'DryRun'), 'absent');
 });
+
+t.test('gateFailure: the kubelet start error and finding kind', async (t) => {
+  const { gateFailure } = await import('../../../src/kubelet/gates/set-feature-gates.js');
+  t.same(gateFailure(setFeatureGates(34, 'upstream', { KubeletCgroupDriverFromCRI: false }), 34), {
+    findingId: 'feature-gate-locked',
+    kubeletError: 'failed to set feature gates from initial flags-based config: cannot set feature gate KubeletCgroupDriverFromCRI to false, feature is locked to true',
+    message: 'kubelet 1.34 refuses its feature gates: cannot set feature gate KubeletCgroupDriverFromCRI to false, feature is locked to true',
+    remediation: 'Remove the gate setting: kubelet 1.34 only accepts its locked value.',
+    exitStatus: 1,
+  });
+  t.match(gateFailure(setFeatureGates(29, 'upstream', { KubeletCredentialProviders: true }), 29), {
+    findingId: 'feature-gate-unknown',
+    kubeletError: 'failed to set feature gates from initial flags-based config: unrecognized feature gate: KubeletCredentialProviders',
+  });
+  t.equal(gateFailure(setFeatureGates(29, 'openshift', { KubeletCredentialProviders: true }), 29), undefined);
+});
