@@ -61,15 +61,16 @@ export function setFeatureGates(
     const value = toCheck[name]!;
     const membership = gateMembership(minor, name);
     if (membership === 'uncertain') {
-      // Registered or not, a value other than the one it was locked to is refused upstream: either
-      // "unrecognized feature gate" or "... feature is locked to ..." (which one is not known: inexact).
+      // Registered or not at this minor (removed between two snapshots, or 1.24 where no earlier list was read).
       const lockedTo = lockedIfRegistered(minor, name);
-      if (flavor === 'upstream' && lockedTo !== undefined && lockedTo !== value) {
+      if (lockedTo !== undefined && lockedTo !== value && flavor === 'upstream') {
+        // Refused either way: "unrecognized feature gate" or "... feature is locked to ...": inexact.
         unknown.push(name);
         uncertain.push(name);
-        continue;
-      }
-      uncertain.push(name);
+      } else if (flavor === 'openshift' && (lockedTo === undefined || lockedTo === value)) {
+        // OpenShift only warns about an unknown gate, and a registered one is not locked against this value
+        // (as far as the table knows): kubelet goes on either way.
+      } else uncertain.push(name);
       continue;
     }
     if (membership === 'absent') {
@@ -94,8 +95,7 @@ export function setFeatureGates(
       // A backfilled GA/Deprecated row may hide a lock: a non-default value cannot be judged.
       if (spec.default !== value) unverified.push(name);
     }
-    if (spec.preRelease === 'Deprecated') warnings.push(`Setting deprecated feature gate ${name}=${goBool(value)}. It will be removed in a future release.`);
-    else if (spec.preRelease === 'GA') warnings.push(`Setting GA feature gate ${name}=${goBool(value)}. It will be removed in a future release.`);
+    if (spec.preRelease === 'Deprecated' || spec.preRelease === 'GA') warnings.push(stageWarning(minor, spec.preRelease, name, value));
   }
 
   const unknownErrors = flavor === 'upstream' ? unknown.map((n) => `unrecognized feature gate: ${n}`) : [];
@@ -140,6 +140,16 @@ export function setFeatureGates(
     }
   }
   return { ok: true, enabled, overrides, warnings };
+}
+
+/**
+ * The warning for a GA/deprecated gate set explicitly: klog.Warningf up to component-base v0.35, a structured
+ * logger.Info from v0.36 (featuregate/feature_gate.go).
+ */
+function stageWarning(minor: number, stage: 'GA' | 'Deprecated', name: string, value: boolean): string {
+  const word = stage === 'GA' ? 'GA' : 'deprecated';
+  if (minor >= 36) return `"Warning: setting ${word} feature gate. It will be removed in a future release." featureGate="${name}" value=${goBool(value)}`;
+  return `Setting ${word} feature gate ${name}=${goBool(value)}. It will be removed in a future release.`;
 }
 
 function fatal(errors: string[], versioned: boolean, hasUnknown: boolean, uncertainNames: boolean): SetFeatureGatesResult {

@@ -53,6 +53,8 @@ t.test('KubeletCgroupDriverFromCRI=false is locked from 1.34; DynamicResourceAll
   }
   const ga = setFeatureGates(35, 'upstream', { DynamicResourceAllocation: true });
   t.ok('ok' in ga && ga.ok && ga.warnings.includes('Setting GA feature gate DynamicResourceAllocation=true. It will be removed in a future release.'));
+  const ga36 = setFeatureGates(36, 'upstream', { DynamicResourceAllocation: true });
+  t.ok('ok' in ga36 && ga36.ok && ga36.warnings.includes('"Warning: setting GA feature gate. It will be removed in a future release." featureGate="DynamicResourceAllocation" value=true'));
 });
 
 t.test('several bad gates: the printed error depends on Go map order (inexact)', async (t) => {
@@ -114,6 +116,7 @@ t.test('membership: certain, uncertain, and outside the modelled versions', asyn
   t.match(setFeatureGates(36, 'upstream', { SidecarContainers: false }), { ok: false, inexact: true });
   t.match(setFeatureGates(36, 'openshift', { SidecarContainers: false }), { undecidable: /SidecarContainers/ });
   t.match(setFeatureGates(36, 'upstream', { SidecarContainers: true }), { undecidable: /SidecarContainers/ });
+  t.ok(isOk(setFeatureGates(36, 'openshift', { SidecarContainers: true })), 'OpenShift starts whether or not 1.36 still has it');
   t.match(setFeatureGates(24, 'upstream', { TotallyMadeUp: true }), { undecidable: /TotallyMadeUp/ });
   t.equal(errorOf(setFeatureGates(30, 'upstream', { TotallyMadeUp: true })), 'unrecognized feature gate: TotallyMadeUp');
   t.equal(gatesFor(23), undefined);
