@@ -39,26 +39,62 @@ function parseUnversioned(src) {
   return out.sort();
 }
 
+/** Versioned maps (1.31+): `Const: { {Version: version.MustParse("1.8"), Default: x, PreRelease: ..., ...}, ... }`
+ * (fields in any order, comment lines allowed); returns the spec kubelet 1.<minor> uses. */
+function parseVersioned(src, minor) {
+  const names = new Map();
+  for (const m of src.matchAll(/^\s*(\w+)\s+(?:featuregate\.)?Feature\s*=\s*"(\w+)"/gm)) names.set(m[1], m[2]);
+  const ver = (text) => {
+    const m = /version\.(?:MustParse\("1\.(\d+)"\)|MajorMinor\(1,\s*(\d+)\))/.exec(text ?? '');
+    return m ? Number(m[1] ?? m[2]) : undefined;
+  };
+  const out = [];
+  const lines = src.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^\s*(\w+):\s*\{\s*$/.exec(lines[i]);
+    if (!head || !names.has(head[1])) continue;
+    let chosen;
+    for (i++; i < lines.length && !/^\s*\},?\s*$/.test(lines[i]); i++) {
+      const item = /\{(Version:.*)\}/.exec(lines[i]);
+      if (!item) continue;
+      const field = (k) => new RegExp(`${k}:\\s*([^,}]+)`).exec(item[1])?.[1].trim();
+      const v = ver(field('Version'));
+      const minCompat = ver(field('MinCompatibilityVersion'));
+      if (v === undefined) throw new Error(`no version in ${lines[i]}`);
+      if (v > minor) continue;
+      if (minCompat !== undefined && minor - 1 < minCompat) continue; // NewVersionedFeatureGate: minCompat = emulated - 1
+      const stage = field('PreRelease')?.replace('featuregate.', '');
+      if (!STAGE[stage]) throw new Error(`cannot read ${lines[i]}`);
+      chosen = { def: field('Default') === 'true', stage, locked: field('LockToDefault') === 'true' };
+    }
+    if (!chosen) continue; // PreAlpha at this minor (none expected in a release)
+    out.push(`${names.get(head[1])} ${chosen.def ? 't' : 'f'} ${STAGE[chosen.stage]}${chosen.locked ? 'L' : ''}`);
+  }
+  return out;
+}
+
 const lines = [
   '# Derived extract (mechanical, scripts/generate/feature-gates-extract.mjs): gates that staging packages register',
   '# into kubelet\'s gate, per kubelet minor, read with `git show v0.NN.0:<path>` from the fetched tagged mirrors',
   '# kubernetes/apiserver (pkg/features/kube_features.go: init() Adds all generic gates; kube_features.go imports it),',
-  '# kubernetes/component-base (logs/kube_features.go or logs/api/v1/kube_features.go; metrics/features/kube_features.go).',
-  '# Only 1.24-1.30 (unversioned maps); 1.31+ comes from the versioned lists. client-go is in client-go.txt.',
+  '# kubernetes/component-base (logs/kube_features.go or logs/api/v1/kube_features.go; metrics/ and zpages/features/kube_features.go).',
+  '# 1.24-1.36; versioned maps give the spec kubelet 1.NN uses (last entry <= 1.NN, MinCompatibilityVersion honoured). client-go is in client-go.txt.',
   '# Format: "@<minor> <repo>@<tag>:<path>" then "Name <default t|f> <stage>[L]" lines.',
 ];
-for (let minor = 24; minor <= 30; minor++) {
+for (let minor = 24; minor <= 36; minor++) {
   const tag = `v0.${minor}.0`;
   const sources = [
     ['kubernetes+apiserver', 'pkg/features/kube_features.go'],
     ['kubernetes+component-base', 'logs/kube_features.go'],
     ['kubernetes+component-base', 'logs/api/v1/kube_features.go'],
     ['kubernetes+component-base', 'metrics/features/kube_features.go'],
+    ['kubernetes+component-base', 'zpages/features/kube_features.go'],
   ];
   for (const [repo, path] of sources) {
     const src = show(repo, tag, path);
     if (!src) continue;
-    lines.push(`@${minor} ${repo.replace('+', '/')}@${tag}:${path}`, ...parseUnversioned(src));
+    const gates = [...new Set([...parseUnversioned(src), ...parseVersioned(src, minor)])].sort();
+    lines.push(`@${minor} ${repo.replace('+', '/')}@${tag}:${path}`, ...gates);
   }
 }
 writeFileSync(OUT, lines.join('\n') + '\n');

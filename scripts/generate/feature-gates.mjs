@@ -74,8 +74,14 @@ const snap = (id) => snapshots.find((s) => s.id === id);
 // Which snapshots can prove absence: c32 lists versioned gates only; c31 (unversioned list) may miss gates that
 // were already versioned, so it proves removals but not late additions; c35 omits component-base gates.
 const inLegacyMap = (g) => [...legacySpecs.values()].some((m) => m.has(g));
+// The legacy maps list kube gates only: generic/logs/metrics/client-go gates come from the tags, and
+// apiextensions-apiserver gates (linked into kubelet once kube_features.go relists one, 1.28+) are not all
+// relisted, so a legacy map says nothing about them.
+const APIEXTENSIONS = ['CRDValidationRatcheting', 'CustomResourceFieldSelectors'];
 const provesRemoval = (s, g) =>
-  !['c32', 'c33k'].includes(s.id) && !(s.id === 'c35' && COMPONENT_BASE.includes(g)) && (!s.legacy || inLegacyMap(g));
+  !['c32', 'c33k'].includes(s.id) &&
+  !(s.id === 'c35' && COMPONENT_BASE.includes(g)) &&
+  !(s.legacy && (APIEXTENSIONS.includes(g) || stagingNames.has(g) || clientGoNames.has(g)));
 const provesAddition = (s, g) => provesRemoval(s, g) && s.id !== 'c31';
 
 // ---- specs ----------------------------------------------------------------------------------------------
@@ -121,7 +127,13 @@ function membership(name, m) {
   // (CPUCFSQuotaPeriod -> CustomCPUCFSQuotaPeriod, RuntimeClassInImageCriAPI -> RuntimeClassInImageCriApi).
   const existedProof = inSnaps.some(before);
   const snapAddedLater = snapshots.some((s) => provesAddition(s, name) && s.pos < firstIn && !s.names.has(name) && at(s));
-  const introAbsent = intro !== undefined && intro >= VERSIONED_FROM && intro > m && !existedProof;
+  const introAbsent =
+    intro !== undefined &&
+    intro > m &&
+    !existedProof &&
+    // In the versioned era the history records the real introduction; before it, the backfilled history must be
+    // backed by a map from before release m that does not list the gate yet [I].
+    (intro >= VERSIONED_FROM || snapshots.some((s) => provesAddition(s, name) && before(s) && !s.names.has(name)));
   // A history is suspect when a complete snapshot that post-dates its start lacks the gate (renamed gates).
   const suspect =
     intro !== undefined &&
@@ -164,6 +176,7 @@ const staging = new Map(); // minor -> Map(name -> spec)
   }
 }
 const stagingNames = new Set([...staging.values()].flatMap((m) => [...m.keys()]));
+const clientGoNames = new Set(clientGo.keys());
 const legacy = new Map(); // name -> minors asserted present
 for (const l of lines('legacy.txt')) {
   const [name, minors] = l.split(/\s+/);
@@ -219,9 +232,14 @@ for (const name of [...names].sort()) {
     } else if (legacy.get(name)?.includes(m)) {
       state = 'present';
       row = legacyRow(name, m);
-    } else if (stagingNames.has(name) && m < VERSIONED_FROM) {
+    } else if (stagingNames.has(name) && (staging.get(m)?.has(name) || m < VERSIONED_FROM)) {
+      // Exact for the .0 tag when the tag has it. When it does not: a gate an earlier tag had was removed
+      // (removals are not backported) [I]; one that only later tags have may have been backported into a patch
+      // release (UnauthenticatedHTTP2DOSMitigation was), so that stays uncertain.
       const x = staging.get(m)?.get(name);
-      state = x ? 'present' : 'absent';
+      const earlier = [...staging.entries()].some(([k, v]) => k < m && v.has(name));
+      const intro = introduced(specs.get(name));
+      state = x ? 'present' : earlier || (intro !== undefined && intro >= VERSIONED_FROM) ? 'absent' : 'uncertain';
       if (x) row = [m, m, x.def ? 1 : 0, x.stage, x.locked ? 1 : 0, 1];
     } else if (!specs.has(name) && !inLegacyMap(name)) {
       state = 'absent';
@@ -255,7 +273,7 @@ for (const name of [...names].sort()) {
   const problems = [];
   for (const [name, entry] of Object.entries(out)) {
     const row = entry.rows.find(([a, b]) => a <= 31 && 31 <= b);
-    if (!row || row[5] !== 1) continue;
+    if (!row || row[5] !== 1 || !snap('c31').names.has(name)) continue; // c31 lists unversioned gates only
     if ((row[4] === 1) !== c31Locked.has(name)) problems.push(`${name}: generated lock ${row[4]} at 1.31, c31 ${c31Locked.has(name)}`);
   }
   for (const name of c31Locked) if (!out[name]?.rows.some(([a, b]) => a <= 31 && 31 <= b)) problems.push(`${name}: locked in c31 but not registered at 1.31`);
