@@ -67,7 +67,7 @@ function parseVersioned(src, minor) {
       if (!STAGE[stage]) throw new Error(`cannot read ${lines[i]}`);
       chosen = { def: field('Default') === 'true', stage, locked: field('LockToDefault') === 'true' };
     }
-    if (!chosen) continue; // PreAlpha at this minor (none expected in a release)
+    if (!chosen) { console.error(`PreAlpha at 1.${minor}: ${names.get(head[1])}`); continue; } // PreAlpha: none expected in a release
     out.push(`${names.get(head[1])} ${chosen.def ? 't' : 'f'} ${STAGE[chosen.stage]}${chosen.locked ? 'L' : ''}`);
   }
   return out;
