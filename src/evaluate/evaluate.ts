@@ -109,7 +109,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
 
 /** Whether KubeletServiceAccountTokenForCredentialProviders is on for this kubelet version (defaults, --config, --config-dir, --feature-gates). */
 export function tokenGateEnabled(model: NodeModel, traits: KubeletTraits): boolean {
-  return new StartContext(model, traits.minor, traits, 'upstream').featureGates[TOKEN_GATE] === true;
+  return new StartContext(model, traits.minor, traits, model.flavor?.flavor ?? 'upstream').gateEnabled(TOKEN_GATE);
 }
 
 function flavorSection(decision: FlavorDecision): Report['kubeletFlavor'] {

@@ -10,7 +10,9 @@ import type { KubeletFlavor } from '../kubelet/flavor.js';
 import type { KubeletTraits } from '../kubelet/version.js';
 import type { CredentialFlags } from '../checks/check.js';
 import { simulateRegistration, type RegistrationResult } from '../credentials/registration.js';
-import { effectiveFeatureGates, TOKEN_GATE } from '../kubelet/feature-gates.js';
+import { parseFeatureGateFlag, TOKEN_GATE } from '../kubelet/feature-gates.js';
+import { setFeatureGates, type SetFeatureGatesResult } from '../kubelet/gates/set-feature-gates.js';
+import { gatesFor } from '../kubelet/gates/gate-table.js';
 import { CredentialFlag, lastValue } from '../kubelet/flags.js';
 import { commandLineFinding, type CommandLineVerdict } from '../kubelet/command-line/findings.js';
 import type { CommandLineParse } from '../kubelet/command-line/parse-command-line.js';
@@ -52,16 +54,53 @@ export class StartContext {
     return configDir === 'supported' || (configDir === 'alpha-env' && 'KUBELET_CONFIG_DROPIN_DIR_ALPHA' in this.model.kubeletEnvironment);
   }
 
-  /** Gate values kubelet ends up with: defaults, --config, --config-dir, then --feature-gates. */
-  get featureGates(): Readonly<Record<string, boolean>> {
-    return this.once('featureGates', () => {
-      const { configFile, configDir } = this.model.kubeletConfig;
-      return effectiveFeatureGates(this.traits, {
-        configFile: configFile?.featureGates,
-        configDropIns: this.configDropInsApply ? (configDir?.dropIns ?? []).flatMap((d) => (d.featureGates ? [d.featureGates] : [])) : [],
-        flagValues: this.model.kubelet?.flags.occurrences.get('feature-gates') ?? [],
-      });
+  /** --feature-gates, every occurrence merged (cliflag.MapStringBool; bad values fail step 1 first). */
+  get flagGateRequests(): Readonly<Record<string, boolean>> {
+    return this.once('flagGateRequests', () => {
+      const merged: Record<string, boolean> = {};
+      for (const value of this.model.kubelet?.flags.occurrences.get('feature-gates') ?? []) Object.assign(merged, parseFeatureGateFlag(value).gates);
+      return merged;
     });
+  }
+
+  /**
+   * What kubelet hands SetFromMap the second time, after loading --config and --config-dir: the
+   * file's featureGates, each drop-in's merged over it, then the flags again (flags win per key,
+   * kubeletConfigFlagPrecedence). Undefined when kubelet has neither, and makes no second call.
+   */
+  get configGateRequests(): Readonly<Record<string, boolean>> | undefined {
+    return this.once('configGateRequests', () => {
+      const { configFile, configDir } = this.model.kubeletConfig;
+      const dropIns = this.configDropInsApply ? (configDir?.dropIns ?? []) : [];
+      if (!configFile && dropIns.length === 0 && !configDir) return undefined;
+      const merged: Record<string, boolean> = { ...(configFile?.featureGates ?? {}) };
+      for (const dropIn of dropIns) Object.assign(merged, dropIn.featureGates ?? {});
+      return { ...merged, ...this.flagGateRequests };
+    });
+  }
+
+  /** Step 2: SetFromMap with the flag-based configuration's gates. */
+  get gatesFromFlags(): SetFeatureGatesResult {
+    return this.once('gatesFromFlags', () => setFeatureGates(this.minor, this.flavor, this.flagGateRequests));
+  }
+
+  /** Step 6: SetFromMap again with the merged configuration's gates (undefined when there is no config). */
+  get gatesFromConfig(): SetFeatureGatesResult | undefined {
+    return this.once('gatesFromConfig', () => {
+      const requests = this.configGateRequests;
+      return requests === undefined ? undefined : setFeatureGates(this.minor, this.flavor, requests, this.flagGateRequests);
+    });
+  }
+
+  /**
+   * Whether a gate is on for this kubelet: the outcome of kubelet's last SetFromMap; when node-check
+   * could not decide that, the gate table's default under the values asked for.
+   */
+  gateEnabled(name: string): boolean {
+    const last = this.gatesFromConfig ?? this.gatesFromFlags;
+    if ('ok' in last && last.ok) return last.enabled(name);
+    const requested = this.configGateRequests ?? this.flagGateRequests;
+    return requested[name] ?? gatesFor(this.minor)?.get(name)?.default ?? false;
   }
 
   /** Kubelet's credential provider registration, replayed (undefined when no credential flag is set). */
@@ -69,7 +108,7 @@ export class StartContext {
     return this.once('registration', () => {
       const flags = this.credentialFlags;
       if (!flags) return undefined;
-      return simulateRegistration({ ...flags, files: this.model.files, traits: this.traits, tokenGateEnabled: this.featureGates[TOKEN_GATE] === true, gateEnabled: (gate) => this.featureGates[gate] });
+      return simulateRegistration({ ...flags, files: this.model.files, traits: this.traits, tokenGateEnabled: this.gateEnabled(TOKEN_GATE), gateEnabled: (gate) => this.gateEnabled(gate) });
     });
   }
 }

@@ -15,7 +15,7 @@ export const GATES_KINDS: readonly FindingKind[] = [
   {
     id: 'feature-gate-unknown-ignored',
     title: 'An unknown feature gate is set (OpenShift kubelet only warns)',
-    severity: 'warning',
+    severity: 'info',
     versions: 'OpenShift kubelet, all',
     messageId: '528bc660583f44f9911a273eceaed5ee',
     meaning:

@@ -17,9 +17,9 @@
  *   `klog.Warningf("unrecognized feature gate: %s", k)` and skipped; locked/PreAlpha/dependency errors as upstream.
  *   Before 1.31 the carry's code was not read; the warning is seen in a 1.27 OKD log (okd-project/okd #1793).
  */
+import type { KubeletFlavor } from '../flavor.js';
 import { gateDependenciesVerified, gateMembership, gatesFor, lockedIfRegistered, type GateSpec } from './gate-table.js';
 
-export type KubeletFlavor = 'upstream' | 'openshift';
 
 export type SetFeatureGatesResult =
   | { ok: true; enabled: (name: string) => boolean; overrides: Record<string, boolean>; warnings: string[] }
