@@ -1,0 +1,305 @@
+/**
+ * ValidateKubeletConfiguration (kubernetes/kubernetes pkg/kubelet/apis/config/validation/
+ * validation.go + validation_linux.go), the fatal step-8 check of kubelet start-up.
+ *
+ * Source read in full: a 1.30 validation.go (code index id 4640499: podLogsDir, containerLogMaxWorkers
+ * and NoSwap present, no failCgroupV1 -> 1.30). Its texts are exact for 1.30. A ~1.22 version
+ * (index id 524546562) shows several texts changed between 1.22 and 1.30 without a pinned minor,
+ * so for every other minor a rule's *verdict* is given where the rule's existence is known (the
+ * rule is tied to a field whose first minor comes from config/v1beta1/types.go per tag) and the
+ * text is marked inexact. Rules not implemented never make a verdict: the fields they read are
+ * returned in `notValidated`.
+ *
+ * The aggregate is utilerrors.NewAggregate(...).Error(): one message alone; several joined with
+ * ", " inside "[...]", duplicates dropped. The caller (server.go) wraps it as
+ * `failed to validate kubelet configuration, error: <this>, path: <config %s>`.
+ */
+import { formatGoDuration, parseGoDuration } from '../../go/duration.js';
+import { goClean } from '../../go/filepath.js';
+import { goQuote } from '../../go/quote.js';
+import { KUBELET_CONFIG_DEFAULTS } from '../data/kubelet-config-defaults.js';
+import { KUBELET_CONFIG_FIELDS } from '../data/kubelet-config-fields.js';
+import type { KubeletConfigObject } from './decode.js';
+
+export type KubeletFlavor = 'upstream' | 'openshift';
+
+export interface ValidationHost {
+  /** true: unified cgroup v2; false: cgroup v1; undefined: not known. */
+  readonly cgroupV2?: boolean;
+}
+
+export interface ValidationOptions {
+  /** The config is already defaulted (and flags applied): do not default again. */
+  readonly defaulted?: boolean;
+  readonly flavor?: KubeletFlavor;
+}
+
+export type ValidationResult =
+  | { readonly ok: true; readonly notValidated: string[] }
+  | {
+      readonly ok: false;
+      /** The aggregate error text, as kubelet formats it. */
+      readonly error: string;
+      readonly errors: string[];
+      /** The verdict is certain, the exact text (or order) is not. */
+      readonly inexact: boolean;
+      readonly notValidated: string[];
+    }
+  | { readonly undecidable: string };
+
+/** The one minor whose validation.go was read in full. */
+const VERIFIED_MINOR = 30;
+
+/** Fields read by validation.go rules that node-check does not implement. */
+const UNIMPLEMENTED_RULE_FIELDS = ['logging', 'tracing', 'reservedMemory', 'registerWithTaints', 'showHiddenMetricsForVersion', 'featureGates', 'singleProcessOOMKill'];
+
+/** Fields the implemented rules read. */
+const IMPLEMENTED_RULE_FIELDS = new Set([
+  'nodeLeaseDurationSeconds', 'cgroupsPerQOS', 'enforceNodeAllocatable', 'systemCgroups', 'cgroupRoot', 'eventBurst', 'eventRecordQPS',
+  'healthzPort', 'cpuCFSQuotaPeriod', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent', 'imageMaximumGCAge', 'imageMinimumGCAge',
+  'iptablesDropBit', 'iptablesMasqueradeBit', 'kubeAPIBurst', 'kubeAPIQPS', 'nodeStatusMaxImages', 'maxOpenFiles', 'maxPods', 'oomScoreAdj',
+  'podsPerCore', 'port', 'readOnlyPort', 'registryBurst', 'registryPullQPS', 'maxParallelImagePulls', 'serializeImagePulls', 'serverTLSBootstrap',
+  'topologyManagerPolicy', 'topologyManagerScope', 'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods', 'shutdownGracePeriodByPodPriority',
+  'memorySwap', 'systemReservedCgroup', 'kubeReservedCgroup', 'hairpinMode', 'reservedSystemCPUs', 'memoryThrottlingFactor',
+  'containerRuntimeEndpoint', 'enableSystemLogQuery', 'enableSystemLogHandler', 'containerLogMaxWorkers', 'containerLogMonitorInterval',
+  'podLogsDir', 'failCgroupV1', 'kind', 'apiVersion',
+]);
+
+/** SetDefaults_KubeletConfiguration for the fields the rules read (see kubelet-config-defaults.ts). */
+export function applyKubeletConfigDefaults(minor: number, config: KubeletConfigObject): KubeletConfigObject | undefined {
+  const fields = KUBELET_CONFIG_FIELDS[minor];
+  if (!fields) return undefined;
+  const out: KubeletConfigObject = { ...config };
+  for (const rule of KUBELET_CONFIG_DEFAULTS) {
+    if ((rule.since !== undefined && minor < rule.since) || (rule.until !== undefined && minor > rule.until)) continue;
+    const goType = fields[rule.field];
+    if (goType === undefined) continue;
+    const current = out[rule.field];
+    const nilable = goType.startsWith('*') || goType.startsWith('[]') || goType.startsWith('map[');
+    if (current === undefined || current === null || (!nilable && isZero(current))) out[rule.field] = rule.value;
+  }
+  // serializeImagePulls: true unless maxParallelImagePulls >= 2 (1.27+, when that field arrived). [I]
+  if (out.serializeImagePulls === undefined || out.serializeImagePulls === null) {
+    const max = out.maxParallelImagePulls;
+    out.serializeImagePulls = !(minor >= 27 && typeof max === 'number' && max >= 2);
+  }
+  return out;
+}
+
+function isZero(v: unknown): boolean {
+  return v === 0 || v === '' || v === false || v === '0s';
+}
+
+/**
+ * ValidateKubeletConfiguration for kubelet 1.<minor>. `config` is the decoded (and merged)
+ * configuration with JSON field names; it is defaulted here unless options.defaulted.
+ * `gateEnabled` answers for the effective feature gates (defaults, config, drop-ins, flags).
+ */
+export function validateKubeletConfiguration(
+  minor: number,
+  config: KubeletConfigObject,
+  gateEnabled: (name: string) => boolean,
+  host: ValidationHost = {},
+  options: ValidationOptions = {},
+): ValidationResult {
+  if (!KUBELET_CONFIG_FIELDS[minor]) return { undecidable: `kubelet 1.${minor} is outside the modelled minors 1.24-1.36` };
+  const kc = options.defaulted ? config : applyKubeletConfigDefaults(minor, config)!;
+  const errors: string[] = [];
+  let inexact = minor !== VERIFIED_MINOR;
+  const err = (text: string) => errors.push(`invalid configuration: ${text}`);
+  const int = (f: string) => (typeof kc[f] === 'number' ? (kc[f] as number) : 0);
+  const str = (f: string) => (typeof kc[f] === 'string' ? (kc[f] as string) : '');
+  const bool = (f: string) => kc[f] === true;
+  const dur = (f: string): bigint => {
+    const v = kc[f];
+    if (typeof v !== 'string') return 0n;
+    const ns = parseGoDuration(v);
+    return typeof ns === 'bigint' ? ns : 0n;
+  };
+  const d = (ns: bigint) => formatGoDuration(ns);
+  const SECOND = 1_000_000_000n;
+  const present = (f: string) => kc[f] !== undefined && kc[f] !== null;
+
+  // Rules in the order of the 1.30 validation.go.
+  if (int('nodeLeaseDurationSeconds') <= 0) err('nodeLeaseDurationSeconds must be greater than 0');
+  const ena = Array.isArray(kc.enforceNodeAllocatable) ? (kc.enforceNodeAllocatable as unknown[]).map(String) : [];
+  if (kc.cgroupsPerQOS === false && ena.length > 0) err('enforceNodeAllocatable (--enforce-node-allocatable) is not supported unless cgroupsPerQOS (--cgroups-per-qos) is set to true');
+  if (str('systemCgroups') !== '' && str('cgroupRoot') === '') err('systemCgroups (--system-cgroups) was specified and cgroupRoot (--cgroup-root) was not specified');
+  if (int('eventBurst') < 0) err(`eventBurst (--event-burst) ${int('eventBurst')} must not be a negative number`);
+  if (int('eventRecordQPS') < 0) err(`eventRecordQPS (--event-qps) ${int('eventRecordQPS')} must not be a negative number`);
+  const healthz = int('healthzPort');
+  if (healthz !== 0 && !validPort(healthz)) err(`healthzPort (--healthz-port) ${healthz} must be between 1 and 65535, inclusive`);
+  const cfs = present('cpuCFSQuotaPeriod') ? dur('cpuCFSQuotaPeriod') : 100_000_000n;
+  if (!gateEnabled('CustomCPUCFSQuotaPeriod') && cfs !== 100_000_000n) err(`cpuCFSQuotaPeriod (--cpu-cfs-quota-period) ${d(cfs)} requires feature gate CustomCPUCFSQuotaPeriod`);
+  if (gateEnabled('CustomCPUCFSQuotaPeriod') && (cfs < 1_000_000n || cfs > SECOND)) err(`cpuCFSQuotaPeriod (--cpu-cfs-quota-period) ${d(cfs)} must be between 1ms and 1sec, inclusive`);
+  const high = int('imageGCHighThresholdPercent');
+  const low = int('imageGCLowThresholdPercent');
+  if (high < 0 || high > 100) err(`imageGCHighThresholdPercent (--image-gc-high-threshold) ${high} must be between 0 and 100, inclusive`);
+  if (low < 0 || low > 100) err(`imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be between 0 and 100, inclusive`);
+  if (low >= high) err(`imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be less than imageGCHighThresholdPercent (--image-gc-high-threshold) ${high}`);
+  if (minor >= 29) {
+    // imageMaximumGCAge: field and rules from 1.29 (types.go v0.29.0).
+    const maxAge = dur('imageMaximumGCAge');
+    const minAge = dur('imageMinimumGCAge');
+    if (maxAge !== 0n && !gateEnabled('ImageMaximumGCAge')) err('ImageMaximumGCAge feature gate is required for Kubelet configuration option imageMaximumGCAge');
+    if (maxAge < 0n) err(`imageMaximumGCAge ${d(maxAge)} must not be negative`);
+    if (maxAge > 0n && maxAge <= minAge) err(`imageMaximumGCAge ${d(maxAge)} must be greater than imageMinimumGCAge ${d(minAge)}`);
+  }
+  for (const [f, flag] of [['iptablesDropBit', 'iptables-drop-bit'], ['iptablesMasqueradeBit', 'iptables-masquerade-bit']] as const) {
+    if (int(f) < 0 || int(f) > 31) err(`${f} (--${flag}) ${int(f)} must be between 0 and 31, inclusive`);
+  }
+  if (int('kubeAPIBurst') < 0) err(`kubeAPIBurst (--kube-api-burst) ${int('kubeAPIBurst')} must not be a negative number`);
+  if (int('kubeAPIQPS') < 0) err(`kubeAPIQPS (--kube-api-qps) ${int('kubeAPIQPS')} must not be a negative number`);
+  if (int('nodeStatusMaxImages') < -1) err(`nodeStatusMaxImages (--node-status-max-images) ${int('nodeStatusMaxImages')} must be -1 or greater`);
+  if (int('maxOpenFiles') < 0) err(`maxOpenFiles (--max-open-files) ${int('maxOpenFiles')} must not be a negative number`);
+  if (int('maxPods') < 0) err(`maxPods (--max-pods) ${int('maxPods')} must not be a negative number`);
+  if (int('oomScoreAdj') < -1000 || int('oomScoreAdj') > 1000) err(`oomScoreAdj (--oom-score-adj) ${int('oomScoreAdj')} must be between -1000 and 1000, inclusive`);
+  if (int('podsPerCore') < 0) err(`podsPerCore (--pods-per-core) ${int('podsPerCore')} must not be a negative number`);
+  if (!validPort(int('port'))) err(`port (--port) ${int('port')} must be between 1 and 65535, inclusive`);
+  const ro = int('readOnlyPort');
+  if (ro !== 0 && !validPort(ro)) err(`readOnlyPort (--read-only-port) ${ro} must be between 0 and 65535, inclusive`);
+  if (int('registryBurst') < 0) err(`registryBurst (--registry-burst) ${int('registryBurst')} must not be a negative number`);
+  if (int('registryPullQPS') < 0) err(`registryPullQPS (--registry-qps) ${int('registryPullQPS')} must not be a negative number`);
+  if (minor >= 27 && typeof kc.maxParallelImagePulls === 'number') {
+    const max = kc.maxParallelImagePulls;
+    if (max < 1) err(`maxParallelImagePulls ${max} must be a positive number`);
+    if (kc.serializeImagePulls === true && max > 1) err('maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls (--serialize-image-pulls) is set to false');
+  }
+  if (bool('serverTLSBootstrap') && !gateEnabled('RotateKubeletServerCertificate')) err('serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate');
+
+  const policies = ['none', 'best-effort', 'restricted', 'single-numa-node'];
+  if (!policies.includes(str('topologyManagerPolicy'))) {
+    err(`topologyManagerPolicy (--topology-manager-policy) ${goQuote(str('topologyManagerPolicy'))} must be one of: [${policies.map(goQuote).join(' ')}]`);
+  }
+  if (!['container', 'pod'].includes(str('topologyManagerScope'))) {
+    err(`topologyManagerScope (--topology-manager-scope) ${goQuote(str('topologyManagerScope'))} must be one of: "container", or "pod"`);
+  }
+
+  const sgp = dur('shutdownGracePeriod');
+  const sgpc = dur('shutdownGracePeriodCriticalPods');
+  const byPriority = Array.isArray(kc.shutdownGracePeriodByPodPriority) && kc.shutdownGracePeriodByPodPriority.length > 0;
+  if (gateEnabled('GracefulNodeShutdown')) {
+    if (sgpc > sgp) err(`shutdownGracePeriodCriticalPods ${d(sgpc)} must be <= shutdownGracePeriod ${d(sgp)}`);
+    if (sgp < 0n || (sgp > 0n && sgp < SECOND)) err(`shutdownGracePeriod ${d(sgp)} must be either zero or otherwise >= 1 sec`);
+    if (sgpc < 0n || (sgpc > 0n && sgpc < SECOND)) err(`shutdownGracePeriodCriticalPods ${d(sgpc)} must be either zero or otherwise >= 1 sec`);
+  }
+  if ((sgp > 0n || sgpc > 0n) && !gateEnabled('GracefulNodeShutdown')) err('specifying shutdownGracePeriod or shutdownGracePeriodCriticalPods requires feature gate GracefulNodeShutdown');
+  if (gateEnabled('GracefulNodeShutdownBasedOnPodPriority') && byPriority && (sgp > 0n || sgpc > 0n)) err('Cannot specify both shutdownGracePeriodByPodPriority and shutdownGracePeriod at the same time');
+  if (!gateEnabled('GracefulNodeShutdownBasedOnPodPriority') && byPriority) err('Specifying shutdownGracePeriodByPodPriority requires feature gate GracefulNodeShutdownBasedOnPodPriority');
+
+  // memorySwap: UnlimitedSwap until 1.29, NoSwap from 1.30 (types.go per tag; 1.30 text verified;
+  // 1.30+ failure also seen verbatim in canonical/microk8s #4704).
+  const swap = isObject(kc.memorySwap) ? kc.memorySwap : {};
+  const behavior = typeof swap.swapBehavior === 'string' ? swap.swapBehavior : '';
+  if (gateEnabled('NodeSwap')) {
+    if (minor >= 30) {
+      if (!['', 'NoSwap', 'LimitedSwap'].includes(behavior)) err(`memorySwap.swapBehavior ${goQuote(behavior)} must be one of: "", "LimitedSwap" or "NoSwap"`);
+    } else if (!['', 'LimitedSwap', 'UnlimitedSwap'].includes(behavior)) {
+      err(`memorySwap.swapBehavior ${goQuote(behavior)} must be one of: "", "LimitedSwap", or "UnlimitedSwap"`);
+      inexact = true; // [I] the <=1.29 wording was not read
+    }
+  }
+  if (!gateEnabled('NodeSwap') && Object.values(swap).some((v) => v !== undefined && v !== null && v !== '')) {
+    err('memorySwap.swapBehavior cannot be set when NodeSwap feature flag is disabled');
+  }
+
+  // enforceNodeAllocatable: the -compressible values are documented in types.go from v0.36.0 only.
+  const compressible = ena.filter((v) => v === 'system-reserved-compressible' || v === 'kube-reserved-compressible');
+  if (compressible.length > 0 && minor >= 36) return { undecidable: `the rules for ${compressible.join(', ')} in enforceNodeAllocatable (1.36+) were not read` };
+  if (compressible.length > 0 && options.flavor === 'openshift') {
+    return { undecidable: `OpenShift's kubelet 1.${minor} may carry the enforceNodeAllocatable ${compressible.join(', ')} patch; node-check has not read it` };
+  }
+  for (const val of ena) {
+    switch (val) {
+      case 'pods':
+        break;
+      case 'system-reserved':
+        if (str('systemReservedCgroup') === '') err('systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" contained in enforceNodeAllocatable (--enforce-node-allocatable)');
+        break;
+      case 'kube-reserved':
+        if (str('kubeReservedCgroup') === '') err('kubeReservedCgroup (--kube-reserved-cgroup) must be specified when "kube-reserved" contained in enforceNodeAllocatable (--enforce-node-allocatable)');
+        break;
+      case 'none':
+        if (ena.length > 1) err('enforceNodeAllocatable (--enforce-node-allocatable) may not contain additional enforcements when "none" is specified');
+        break;
+      default:
+        err(`option ${goQuote(val)} specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "kube-reserved", or "none"`);
+    }
+  }
+  if (!['none', 'hairpin-veth', 'promiscuous-bridge'].includes(str('hairpinMode'))) {
+    err(`option ${goQuote(str('hairpinMode'))} specified for hairpinMode (--hairpin-mode). Valid options are "none", "hairpin-veth" or "promiscuous-bridge"`);
+  }
+  if (str('reservedSystemCPUs') !== '') {
+    if (str('systemReservedCgroup') !== '' || str('kubeReservedCgroup') !== '') {
+      err("can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)");
+    }
+    const parsed = parseCpuSet(str('reservedSystemCPUs'));
+    if (parsed !== undefined) {
+      err(`unable to parse reservedSystemCPUs (--reserved-cpus) ${str('reservedSystemCPUs')}, error: ${parsed}`);
+      inexact = true; // cpuset.Parse error wording [U]
+    }
+  }
+
+  // validation_linux.go: failCgroupV1 (1.31+). 1.31-1.34 wording per research §3.3; 1.35+ seen in a
+  // third-party log. No "invalid configuration:" prefix.
+  if (minor >= 31 && kc.failCgroupV1 === true) {
+    if (host.cgroupV2 === undefined) return { undecidable: 'failCgroupV1 is true and the host cgroup version is not known' };
+    if (!host.cgroupV2) {
+      errors.push(
+        minor >= 35
+          ? 'kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is unsupported and will be removed in a future release'
+          : 'kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode',
+      );
+      inexact = true;
+    }
+  }
+
+  if (gateEnabled('MemoryQoS') && (kc.memoryThrottlingFactor === undefined || kc.memoryThrottlingFactor === null)) err('memoryThrottlingFactor is required when MemoryQoS feature flag is enabled');
+  if (typeof kc.memoryThrottlingFactor === 'number' && (kc.memoryThrottlingFactor <= 0 || kc.memoryThrottlingFactor > 1)) {
+    err(`memoryThrottlingFactor ${kc.memoryThrottlingFactor} must be greater than 0 and less than or equal to 1.0`);
+  }
+  if (minor >= 27) {
+    if (str('containerRuntimeEndpoint') === '') err('the containerRuntimeEndpoint was not specified or empty');
+    if (bool('enableSystemLogQuery') && !gateEnabled('NodeLogQuery')) err('NodeLogQuery feature gate is required for enableSystemLogHandler');
+    if (bool('enableSystemLogQuery') && kc.enableSystemLogHandler === false) err('enableSystemLogHandler is required for enableSystemLogQuery');
+  }
+  if (minor >= 30) {
+    if (int('containerLogMaxWorkers') < 1) err('containerLogMaxWorkers must be greater than or equal to 1');
+    if (dur('containerLogMonitorInterval') < 3n * SECOND) err('containerLogMonitorInterval must be a positive time duration greater than or equal to 3s');
+    const dir = str('podLogsDir');
+    if (dir === '') err('podLogsDir was not specified');
+    if (!dir.startsWith('/')) err(`pod logs path ${goQuote(dir)} must be absolute path`);
+    if (goClean(dir) !== dir) err(`pod logs path ${goQuote(dir)} must be normalized`);
+    if ([...dir].some((c) => c.codePointAt(0)! > 0x7f)) err(`pod logs path ${goQuote(dir)} mut contains ASCII characters only`);
+  }
+
+  const notValidated = Object.keys(config).filter((f) => (minor === VERIFIED_MINOR ? UNIMPLEMENTED_RULE_FIELDS.includes(f) : !IMPLEMENTED_RULE_FIELDS.has(f)));
+  if (errors.length === 0) return { ok: true, notValidated };
+  return { ok: false, error: aggregate(errors), errors, inexact, notValidated };
+}
+
+/** utilerrors aggregate Error(): one message alone, else "[a, b]" with repeats dropped. */
+export function aggregate(messages: readonly string[]): string {
+  const seen: string[] = [];
+  for (const m of messages) if (!seen.includes(m)) seen.push(m);
+  if (messages.length === 1 || seen.length === 1) return seen[0] ?? '';
+  return `[${seen.join(', ')}]`;
+}
+
+function validPort(p: number): boolean {
+  return p >= 1 && p <= 65535;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A syntax check of a cpuset list ("0-3,8"); returns an error description when it does not parse. */
+function parseCpuSet(s: string): string | undefined {
+  for (const part of s.split(',')) {
+    const m = /^\s*(\d+)(?:-(\d+))?\s*$/.exec(part);
+    if (!m) return `invalid cpuset ${goQuote(s)}`;
+    if (m[2] !== undefined && Number(m[2]) < Number(m[1])) return `invalid range ${goQuote(part)}`;
+  }
+  return undefined;
+}
