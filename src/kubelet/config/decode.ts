@@ -50,24 +50,11 @@ export function decodeKubeletConfig(minor: number, data: Uint8Array): KubeletCon
   const fail = (error: string, inexact = false): KubeletConfigDecodeResult => ({ ok: false, error, ...(inexact ? { inexact: true as const } : {}) });
   const decodeFail = (error: string, inexact = false) => fail(`failed to decode: ${error}`, inexact);
 
-  let json: GoJson;
-  let yamlStrict: string[] = [];
-  let duplicates: string[] = [];
-  if (isJsonBuffer(data)) {
-    const syntax = goJsonCheckValid(data);
-    if (syntax !== undefined) return decodeFail(`couldn't get version/kind; json parse error: ${syntax}`);
-    json = parseGoJson(data);
-  } else {
-    // sigs.k8s.io/yaml v1.3.0 (<=1.30) capitalises "Unsupported map key" (see go-yaml.ts).
-    const converted = yamlToGoJson(data, { capitalisedMapKeyError: minor <= 30 });
-    if (!converted.ok) return decodeFail(converted.error, !converted.exact);
-    json = converted.value;
-    yamlStrict = [...converted.strictDuplicateLines];
-    duplicates = [...converted.duplicatePaths];
-  }
-
-  const gvk = interpret(json);
-  if ('error' in gvk) return decodeFail(gvk.error.error);
+  const parsed = parseConfigData(minor, data);
+  if (!parsed.ok) return decodeFail(parsed.error, parsed.inexact === true);
+  const { json, gvk } = parsed;
+  const yamlStrict = parsed.yamlStrict;
+  const duplicates = parsed.duplicates;
   const original = goBytesToString(data);
   if (gvk.kind === '') return decodeFail(`Object 'Kind' is missing in '${original}'`);
   if (gvk.version === '') return decodeFail(`Object 'apiVersion' is missing in '${original}'`);
@@ -89,6 +76,41 @@ export function decodeKubeletConfig(minor: number, data: Uint8Array): KubeletCon
     duplicateFields: [...duplicates, ...typed.duplicates],
     ...(strictErrors.length > 0 ? { lenientWarning: `strict decoding error: ${strictErrors.join(', ')}` } : {}),
   };
+}
+
+export type ParsedConfigData =
+  | {
+      readonly ok: true;
+      readonly json: GoJson;
+      readonly gvk: { group: string; version: string; kind: string };
+      readonly yamlStrict: string[];
+      readonly duplicates: string[];
+    }
+  | { readonly ok: false; readonly error: string; readonly inexact?: boolean };
+
+/**
+ * The serializer's first steps: JSON (IsJSONBuffer) or YAML via sigs.k8s.io/yaml, then
+ * SimpleMetaFactory.Interpret. Errors are returned without the caller's "failed to decode: ".
+ */
+export function parseConfigData(minor: number, data: Uint8Array): ParsedConfigData {
+  let json: GoJson;
+  let yamlStrict: string[] = [];
+  let duplicates: string[] = [];
+  if (isJsonBuffer(data)) {
+    const syntax = goJsonCheckValid(data);
+    if (syntax !== undefined) return { ok: false, error: `couldn't get version/kind; json parse error: ${syntax}` };
+    json = parseGoJson(data);
+  } else {
+    // sigs.k8s.io/yaml v1.3.0 (<=1.30) capitalises "Unsupported map key" (see go-yaml.ts).
+    const converted = yamlToGoJson(data, { capitalisedMapKeyError: minor <= 30 });
+    if (!converted.ok) return { ok: false, error: converted.error, inexact: !converted.exact };
+    json = converted.value;
+    yamlStrict = [...converted.strictDuplicateLines];
+    duplicates = [...converted.duplicatePaths];
+  }
+  const gvk = interpret(json);
+  if ('error' in gvk) return { ok: false, error: gvk.error.error };
+  return { ok: true, json, gvk, yamlStrict, duplicates };
 }
 
 /**
@@ -159,7 +181,7 @@ function typeError(word: string, field: string, goType: string): string {
 }
 
 /** One top-level field. null leaves the Go zero value (pointer/slice/map nil). */
-function decodeValue(json: GoJson, goType: string, field: string): ValueResult {
+export function decodeValue(json: GoJson, goType: string, field: string): ValueResult {
   const pointer = goType.startsWith('*');
   const base = pointer ? goType.slice(1) : goType;
   if (json.kind === 'null') return { value: undefined };

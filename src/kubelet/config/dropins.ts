@@ -1,0 +1,154 @@
+/**
+ * --config-dir drop-ins (KEP-3983), cmd/kubelet/app/server.go mergeKubeletConfigurations.
+ *
+ * 1.24-1.27: no --config-dir flag (flag parsing fails first: not decided here).
+ * 1.28-1.29: kubelet refuses --config-dir unless the environment variable
+ *   KUBELET_CONFIG_DROPIN_DIR_ALPHA is set (any value; kubernetes.io docs, KEP-3983). The exact
+ *   error text was not found in any stored source: ENV_MISSING_TEXT is marked inexact.
+ * 1.29+ (server.go in the code index, ids 6588515735 and 46468843, both 1.29-era):
+ *   base = json.Marshal(internal config)            internal type: no json tags (Go field names)
+ *   filepath.WalkDir(dir): every non-directory whose filepath.Ext is ".conf", recursively, lexical
+ *     order (the caller gives the ordered list);
+ *   each: loader.LoadIntoJSON() -> decoded into unstructured (no defaulting, no strictness); an
+ *     error is `failed to load kubelet dropin file, path: F, error: <err>`;
+ *   jsonpatch.MergePatch(base, dropin): RFC 7386 merge patch. Because base keys are Go names and
+ *     drop-in keys JSON names, the final json.Unmarshal (case-insensitive) applies drop-in values
+ *     over the base field by field: objects merge (structs and maps decode into the existing
+ *     value), arrays and scalars replace, null changes nothing. [I: derived from the code]
+ *   walk errors are wrapped `failed to walk through kubelet dropin directory %q: %w`, the final
+ *     unmarshal `failed to unmarshal merged JSON into kubelet configuration: %w`; server.go then
+ *     `failed to merge kubelet configs: %w`.
+ * 1.28: the first implementation (PR #119390) is not in the index; its merge semantics are
+ *   not modelled (undecidable when drop-ins exist). [U]
+ * apiVersion/kind of drop-ins: decoding into unstructured only requires `kind` (apimachinery:
+ * "Object 'Kind' is missing in …"). The newest server.go checks the GVK ("no apiVersion/kind",
+ * "unknown apiVersion/kind", research §1 step 5) but the minor that added it is not pinned: a
+ * wrong or missing apiVersion is accepted on 1.29 [I], undecidable on 1.30-1.35, rejected on 1.36
+ * with an inexact text.
+ */
+import { goQuote } from '../../go/quote.js';
+import { goBytesToString } from '../../go/utf8.js';
+import { KUBELET_CONFIG_FIELDS } from '../data/kubelet-config-fields.js';
+import { decodeValue, parseConfigData, toPlain, KUBELET_CONFIG_GROUP, KUBELET_CONFIG_KIND, KUBELET_CONFIG_VERSION, type KubeletConfigObject } from './decode.js';
+
+export const DROPIN_ENV = 'KUBELET_CONFIG_DROPIN_DIR_ALPHA';
+
+export interface DropIn {
+  readonly path: string;
+  readonly content: Buffer | { readonly errno: string };
+}
+
+export type MergeResult =
+  | {
+      readonly ok: true;
+      readonly config: KubeletConfigObject;
+      /** Drop-in fields that are not v1beta1 fields, as "<file>: <field>" (json.Unmarshal ignores them). */
+      readonly ignoredFields: string[];
+    }
+  | {
+      readonly ok: false;
+      readonly reason: 'env-missing' | 'dropin-invalid' | 'merge';
+      /** The error kubelet wraps as `failed to merge kubelet configs: <this>` (env-missing: the whole error). */
+      readonly error: string;
+      /** The drop-in file at fault. */
+      readonly path?: string;
+      readonly inexact?: true;
+    }
+  | { readonly undecidable: string };
+
+/** [U] best reconstruction; the 1.28/1.29 server.go text was not read. */
+export const ENV_MISSING_TEXT = (dir: string) => `the ${DROPIN_ENV} environment variable must be set to use --config-dir (${dir})`;
+
+/**
+ * Merges the ordered drop-ins onto `base` (the loaded --config, or the defaults when there is
+ * none) for kubelet 1.<minor>. `env` is kubelet's environment; `dir` the --config-dir value.
+ */
+export function mergeConfigDropIns(
+  minor: number,
+  base: KubeletConfigObject,
+  dropIns: readonly DropIn[],
+  env: Readonly<Record<string, string>>,
+  dir = '',
+): MergeResult {
+  const fields = KUBELET_CONFIG_FIELDS[minor];
+  if (!fields) return { undecidable: `kubelet 1.${minor} is outside the modelled minors 1.24-1.36` };
+  if (minor < 28) return { undecidable: `kubelet 1.${minor} has no --config-dir flag (flag parsing fails before drop-ins)` };
+  if (minor <= 29 && !(DROPIN_ENV in env)) {
+    return { ok: false, reason: 'env-missing', error: ENV_MISSING_TEXT(dir), inexact: true };
+  }
+  if (minor === 28 && dropIns.length > 0) return { undecidable: 'kubelet 1.28 merged drop-ins with its first implementation, which node-check does not model' };
+
+  const walk = (inner: string) => `failed to walk through kubelet dropin directory ${goQuote(dir)}: ${inner}`;
+  const fileError = (path: string, inner: string, inexact = false): MergeResult => ({
+    ok: false,
+    reason: 'dropin-invalid',
+    path,
+    error: walk(`failed to load kubelet dropin file, path: ${path}, error: ${inner}`),
+    ...(inexact ? { inexact: true as const } : {}),
+  });
+
+  let merged: Record<string, unknown> = { ...base };
+  const ignoredFields: string[] = [];
+  for (const dropIn of dropIns) {
+    const { path, content } = dropIn;
+    if (!Buffer.isBuffer(content)) {
+      return fileError(path, `failed to read drop-in kubelet config file ${goQuote(path)}, error: open ${path}: ${content.errno}`, true);
+    }
+    if (content.length === 0) return fileError(path, `kubelet config file ${goQuote(path)} was empty`, true);
+    const parsed = parseConfigData(minor, content);
+    if (!parsed.ok) return fileError(path, parsed.error, true);
+    const { gvk, json } = parsed;
+    if (gvk.kind === '') return fileError(path, `Object 'Kind' is missing in '${goBytesToString(content)}'`, true);
+    const rightGvk = gvk.group === KUBELET_CONFIG_GROUP && gvk.version === KUBELET_CONFIG_VERSION && gvk.kind === KUBELET_CONFIG_KIND;
+    if (!rightGvk && minor >= 30) {
+      if (minor < 36) return { undecidable: `${path} is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration; the minor that started rejecting such drop-ins is not pinned` };
+      return {
+        ok: false,
+        reason: 'dropin-invalid',
+        path,
+        error: walk(gvk.version === '' ? `failed to load kubelet dropin file, path: ${path}, no apiVersion/kind` : `failed to load kubelet dropin file, path: ${path}, unknown apiVersion/kind: ${gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`}, Kind=${gvk.kind}`),
+        inexact: true,
+      };
+    }
+    if (json.kind !== 'object') continue;
+    for (const { key, value } of json.members) {
+      if (key === 'kind' || key === 'apiVersion') continue;
+      const goType = fields[key];
+      if (goType === undefined) {
+        ignoredFields.push(`${path}: ${key}`);
+        continue;
+      }
+      if (value.kind === 'null') continue;
+      const decoded = decodeValue(value, goType, key);
+      const typeError = decoded.abort ?? decoded.error;
+      if (typeError !== undefined) {
+        // The final json.Unmarshal into the internal type (Go field names in the message). [I]
+        const text = typeError.replace(`KubeletConfiguration.${key} `, `KubeletConfiguration.${key[0]!.toUpperCase()}${key.slice(1)} `);
+        return { ok: false, reason: 'merge', path, error: `failed to unmarshal merged JSON into kubelet configuration: ${text}`, inexact: true };
+      }
+      merged[key] = mergeValue(merged[key], toPlainValue(decoded.value, value));
+    }
+  }
+  return { ok: true, config: merged, ignoredFields };
+}
+
+function toPlainValue(decoded: unknown, raw: Parameters<typeof toPlain>[0]): unknown {
+  return decoded !== undefined ? decoded : toPlain(raw);
+}
+
+/** Objects merge key by key (structs and maps); everything else replaces. */
+function mergeValue(base: unknown, patch: unknown): unknown {
+  if (isObject(base) && isObject(patch)) {
+    const out: Record<string, unknown> = { ...base };
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === null) continue;
+      out[k] = mergeValue(out[k], v);
+    }
+    return out;
+  }
+  return patch;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
