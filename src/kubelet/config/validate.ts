@@ -117,6 +117,8 @@ export function validateKubeletConfiguration(
     return typeof ns === 'bigint' ? ns : 0n;
   };
   const d = (ns: bigint) => formatGoDuration(ns);
+  // %v of a metav1.Duration prints the struct: {200ms} (validation_test.go, index id 9350235).
+  const md = (ns: bigint) => `{${formatGoDuration(ns)}}`;
   const SECOND = 1_000_000_000n;
   const present = (f: string) => kc[f] !== undefined && kc[f] !== null;
 
@@ -130,8 +132,8 @@ export function validateKubeletConfiguration(
   const healthz = int('healthzPort');
   if (healthz !== 0 && !validPort(healthz)) err(`healthzPort (--healthz-port) ${healthz} must be between 1 and 65535, inclusive`);
   const cfs = present('cpuCFSQuotaPeriod') ? dur('cpuCFSQuotaPeriod') : 100_000_000n;
-  if (!gateEnabled('CustomCPUCFSQuotaPeriod') && cfs !== 100_000_000n) err(`cpuCFSQuotaPeriod (--cpu-cfs-quota-period) ${d(cfs)} requires feature gate CustomCPUCFSQuotaPeriod`);
-  if (gateEnabled('CustomCPUCFSQuotaPeriod') && (cfs < 1_000_000n || cfs > SECOND)) err(`cpuCFSQuotaPeriod (--cpu-cfs-quota-period) ${d(cfs)} must be between 1ms and 1sec, inclusive`);
+  if (!gateEnabled('CustomCPUCFSQuotaPeriod') && cfs !== 100_000_000n) err(`cpuCFSQuotaPeriod (--cpu-cfs-quota-period) ${md(cfs)} requires feature gate CustomCPUCFSQuotaPeriod`);
+  if (gateEnabled('CustomCPUCFSQuotaPeriod') && (cfs < 1_000_000n || cfs > SECOND)) err(`cpuCFSQuotaPeriod (--cpu-cfs-quota-period) ${md(cfs)} must be between 1ms and 1sec, inclusive`);
   const high = int('imageGCHighThresholdPercent');
   const low = int('imageGCLowThresholdPercent');
   if (high < 0 || high > 100) err(`imageGCHighThresholdPercent (--image-gc-high-threshold) ${high} must be between 0 and 100, inclusive`);
@@ -141,7 +143,8 @@ export function validateKubeletConfiguration(
     // imageMaximumGCAge: field and rules from 1.29 (types.go v0.29.0).
     const maxAge = dur('imageMaximumGCAge');
     const minAge = dur('imageMinimumGCAge');
-    if (maxAge !== 0n && !gateEnabled('ImageMaximumGCAge')) err('ImageMaximumGCAge feature gate is required for Kubelet configuration option imageMaximumGCAge');
+    // 1.29-era validation_test.go expects "option ImageMaximumGCAge"; the 1.30 code says imageMaximumGCAge.
+    if (maxAge !== 0n && !gateEnabled('ImageMaximumGCAge')) err(`ImageMaximumGCAge feature gate is required for Kubelet configuration option ${minor >= 30 ? 'imageMaximumGCAge' : 'ImageMaximumGCAge'}`);
     if (maxAge < 0n) err(`imageMaximumGCAge ${d(maxAge)} must not be negative`);
     if (maxAge > 0n && maxAge <= minAge) err(`imageMaximumGCAge ${d(maxAge)} must be greater than imageMinimumGCAge ${d(minAge)}`);
   }
@@ -179,9 +182,9 @@ export function validateKubeletConfiguration(
   const sgpc = dur('shutdownGracePeriodCriticalPods');
   const byPriority = Array.isArray(kc.shutdownGracePeriodByPodPriority) && kc.shutdownGracePeriodByPodPriority.length > 0;
   if (gateEnabled('GracefulNodeShutdown')) {
-    if (sgpc > sgp) err(`shutdownGracePeriodCriticalPods ${d(sgpc)} must be <= shutdownGracePeriod ${d(sgp)}`);
-    if (sgp < 0n || (sgp > 0n && sgp < SECOND)) err(`shutdownGracePeriod ${d(sgp)} must be either zero or otherwise >= 1 sec`);
-    if (sgpc < 0n || (sgpc > 0n && sgpc < SECOND)) err(`shutdownGracePeriodCriticalPods ${d(sgpc)} must be either zero or otherwise >= 1 sec`);
+    if (sgpc > sgp) err(`shutdownGracePeriodCriticalPods ${md(sgpc)} must be <= shutdownGracePeriod ${md(sgp)}`);
+    if (sgp < 0n || (sgp > 0n && sgp < SECOND)) err(`shutdownGracePeriod ${md(sgp)} must be either zero or otherwise >= 1 sec`);
+    if (sgpc < 0n || (sgpc > 0n && sgpc < SECOND)) err(`shutdownGracePeriodCriticalPods ${md(sgpc)} must be either zero or otherwise >= 1 sec`);
   }
   if ((sgp > 0n || sgpc > 0n) && !gateEnabled('GracefulNodeShutdown')) err('specifying shutdownGracePeriod or shutdownGracePeriodCriticalPods requires feature gate GracefulNodeShutdown');
   if (gateEnabled('GracefulNodeShutdownBasedOnPodPriority') && byPriority && (sgp > 0n || sgpc > 0n)) err('Cannot specify both shutdownGracePeriodByPodPriority and shutdownGracePeriod at the same time');
@@ -195,8 +198,8 @@ export function validateKubeletConfiguration(
     if (minor >= 30) {
       if (!['', 'NoSwap', 'LimitedSwap'].includes(behavior)) err(`memorySwap.swapBehavior ${goQuote(behavior)} must be one of: "", "LimitedSwap" or "NoSwap"`);
     } else if (!['', 'LimitedSwap', 'UnlimitedSwap'].includes(behavior)) {
+      // Wording from the 1.29-era validation_test.go (index id 9350235).
       err(`memorySwap.swapBehavior ${goQuote(behavior)} must be one of: "", "LimitedSwap", or "UnlimitedSwap"`);
-      inexact = true; // [I] the <=1.29 wording was not read
     }
   }
   if (!gateEnabled('NodeSwap') && Object.values(swap).some((v) => v !== undefined && v !== null && v !== '')) {
@@ -294,12 +297,19 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A syntax check of a cpuset list ("0-3,8"); returns an error description when it does not parse. */
+/**
+ * k8s.io/utils/cpuset.Parse: comma-separated elements, each N or N-M (SplitN on "-", 2 parts),
+ * strconv.Atoi on each bound; returns Go's error text or undefined. [I: from memory of cpuset.go]
+ */
 function parseCpuSet(s: string): string | undefined {
-  for (const part of s.split(',')) {
-    const m = /^\s*(\d+)(?:-(\d+))?\s*$/.exec(part);
-    if (!m) return `invalid cpuset ${goQuote(s)}`;
-    if (m[2] !== undefined && Number(m[2]) < Number(m[1])) return `invalid range ${goQuote(part)}`;
+  const atoi = (x: string) => (/^[+-]?\d+$/.test(x) ? undefined : `strconv.Atoi: parsing ${goQuote(x)}: invalid syntax`);
+  for (const r of s.split(',')) {
+    const bounds = [r.slice(0, r.indexOf('-') === -1 ? r.length : r.indexOf('-')), ...(r.includes('-') ? [r.slice(r.indexOf('-') + 1)] : [])];
+    for (const b of bounds) {
+      const e = atoi(b);
+      if (e !== undefined) return e;
+    }
+    if (bounds.length === 2 && Number(bounds[0]) > Number(bounds[1])) return `invalid range ${goQuote(r)} (${bounds[0]} > ${bounds[1]})`;
   }
   return undefined;
 }
