@@ -181,3 +181,19 @@ t.test('OpenShift kubelet.conf files validate cleanly at their minor with their 
     t.ok('notValidated' in r && r.notValidated.includes('featureGates'), `${node}: featureGates left to the gate check`);
   }
 });
+
+t.test('gated fields a newer kubeadm writes: fatal while their gates are off (kubelet 1.34 log)', async (t) => {
+  const config = { crashLoopBackOff: { maxContainerRestartPeriod: '5m0s' }, imagePullCredentialsVerificationPolicy: 'NeverVerifyPreloadedImages' };
+  t.match(validate(34, config), {
+    ok: false,
+    error:
+      '[invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set, invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled]',
+    inexact: true,
+  });
+  t.match(validate(34, config, { KubeletCrashLoopBackOffMax: true, KubeletEnsureSecretPulledImages: true }), {
+    ok: true,
+    notValidated: ['crashLoopBackOff', 'imagePullCredentialsVerificationPolicy'],
+  });
+  // Kubelet 1.32 does not know imagePullCredentialsVerificationPolicy: it is dropped at decoding, never validated.
+  t.match(validate(32, { crashLoopBackOff: { maxContainerRestartPeriod: '5m0s' } }), { ok: false, errors: ['invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set'] });
+});
