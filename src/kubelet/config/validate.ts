@@ -125,7 +125,10 @@ export function validateKubeletConfiguration(
   // Rules in the order of the 1.30 validation.go.
   if (int('nodeLeaseDurationSeconds') <= 0) err('nodeLeaseDurationSeconds must be greater than 0');
   const ena = Array.isArray(kc.enforceNodeAllocatable) ? (kc.enforceNodeAllocatable as unknown[]).map(String) : [];
-  if (kc.cgroupsPerQOS === false && ena.length > 0) err('enforceNodeAllocatable (--enforce-node-allocatable) is not supported unless cgroupsPerQOS (--cgroups-per-qos) is set to true');
+  // Upstream <=1.30 and OpenShift's ~1.30 fork check this up front; the 1.37-dev code per value instead.
+  if (kc.cgroupsPerQOS === false && ena.length > 0 && !(options.flavor !== 'openshift' && minor >= 36)) {
+    err('enforceNodeAllocatable (--enforce-node-allocatable) is not supported unless cgroupsPerQOS (--cgroups-per-qos) is set to true');
+  }
   if (str('systemCgroups') !== '' && str('cgroupRoot') === '') err('systemCgroups (--system-cgroups) was specified and cgroupRoot (--cgroup-root) was not specified');
   if (int('eventBurst') < 0) err(`eventBurst (--event-burst) ${int('eventBurst')} must not be a negative number`);
   if (int('eventRecordQPS') < 0) err(`eventRecordQPS (--event-qps) ${int('eventRecordQPS')} must not be a negative number`);
@@ -206,27 +209,72 @@ export function validateKubeletConfiguration(
     err('memorySwap.swapBehavior cannot be set when NodeSwap feature flag is disabled');
   }
 
-  // enforceNodeAllocatable: the -compressible values are documented in types.go from v0.36.0 only.
+  // enforceNodeAllocatable. Three generations were read:
+  //  - upstream 1.30 (index id 4640499): pods/system-reserved/kube-reserved/none only;
+  //  - OpenShift's fork at ~1.30/1.31 (openshift/kubernetes@4efe65b5, carry patch): the two
+  //    -compressible values, "both … cannot be specified together", "%q or %q contained in";
+  //  - upstream 1.37-dev (kubernetes/kubernetes@001332b0): the same plus duplicated enforcements,
+  //    "%q or %q included in", cgroupsPerQOS checked per value and "none" exempt.
+  // Upstream types.go documents the -compressible values from v0.36.0 only; between 1.31 and
+  // 1.35 the upstream rules are not pinned, so values whose verdict differs between the
+  // generations are undecidable there.
   const compressible = ena.filter((v) => v === 'system-reserved-compressible' || v === 'kube-reserved-compressible');
-  if (compressible.length > 0 && minor >= 36) return { undecidable: `the rules for ${compressible.join(', ')} in enforceNodeAllocatable (1.36+) were not read` };
-  if (compressible.length > 0 && options.flavor === 'openshift') {
-    return { undecidable: `OpenShift's kubelet 1.${minor} may carry the enforceNodeAllocatable ${compressible.join(', ')} patch; node-check has not read it` };
+  const duplicated = ena.filter((v, i) => ena.indexOf(v) !== i);
+  const openshift = options.flavor === 'openshift';
+  const newerGeneration = openshift ? minor >= 31 : minor >= 36;
+  if (minor > VERIFIED_MINOR && !newerGeneration) {
+    if (compressible.length > 0) return { undecidable: `whether kubelet 1.${minor} accepts ${compressible.join(', ')} in enforceNodeAllocatable is not pinned (upstream documents it from 1.36)` };
   }
-  for (const val of ena) {
-    switch (val) {
-      case 'pods':
-        break;
-      case 'system-reserved':
-        if (str('systemReservedCgroup') === '') err('systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" contained in enforceNodeAllocatable (--enforce-node-allocatable)');
-        break;
-      case 'kube-reserved':
-        if (str('kubeReservedCgroup') === '') err('kubeReservedCgroup (--kube-reserved-cgroup) must be specified when "kube-reserved" contained in enforceNodeAllocatable (--enforce-node-allocatable)');
-        break;
-      case 'none':
-        if (ena.length > 1) err('enforceNodeAllocatable (--enforce-node-allocatable) may not contain additional enforcements when "none" is specified');
-        break;
-      default:
-        err(`option ${goQuote(val)} specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "kube-reserved", or "none"`);
+  if (openshift && minor <= VERIFIED_MINOR && compressible.length > 0) {
+    return { undecidable: `OpenShift's kubelet 1.${minor} may carry the enforceNodeAllocatable ${compressible.join(', ')} patch; node-check has not pinned the first release` };
+  }
+  if (minor > VERIFIED_MINOR && duplicated.length > 0) return { undecidable: `newer kubelets reject duplicated enforcements (${duplicated.join(', ')}); the first minor is not pinned` };
+  if (minor > VERIFIED_MINOR && kc.cgroupsPerQOS === false && ena.length > 0 && ena.every((v) => v === 'none')) {
+    return { undecidable: 'cgroupsPerQOS false with enforceNodeAllocatable [none]: rejected by 1.30, accepted by the newest kubelet; the change is not pinned' };
+  }
+  if (newerGeneration) {
+    const contained = openshift ? 'contained' : 'included';
+    for (const [plain, comp] of [['system-reserved', 'system-reserved-compressible'], ['kube-reserved', 'kube-reserved-compressible']] as const) {
+      if (ena.includes(plain) && ena.includes(comp)) err(`both ${goQuote(plain)} and ${goQuote(comp)} cannot be specified together in enforceNodeAllocatable (--enforce-node-allocatable)`);
+    }
+    for (const val of ena) {
+      switch (val) {
+        case 'pods':
+          break;
+        case 'system-reserved':
+        case 'system-reserved-compressible':
+          if (str('systemReservedCgroup') === '') err(`systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" or "system-reserved-compressible" ${contained} in enforceNodeAllocatable (--enforce-node-allocatable)`);
+          break;
+        case 'kube-reserved':
+        case 'kube-reserved-compressible':
+          if (str('kubeReservedCgroup') === '') err(`kubeReservedCgroup (--kube-reserved-cgroup) must be specified when "kube-reserved" or "kube-reserved-compressible" ${contained} in enforceNodeAllocatable (--enforce-node-allocatable)`);
+          break;
+        case 'none':
+          if (ena.length > 1) err('enforceNodeAllocatable (--enforce-node-allocatable) may not contain additional enforcements when "none" is specified');
+          continue;
+        default:
+          err(`option ${goQuote(val)} specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "system-reserved-compressible", "kube-reserved", "kube-reserved-compressible" or "none"`);
+          continue;
+      }
+      if (kc.cgroupsPerQOS === false) err(`cgroupsPerQOS (--cgroups-per-qos) must be set to true when ${goQuote(val)} contained in enforceNodeAllocatable (--enforce-node-allocatable)`);
+    }
+  } else {
+    for (const val of ena) {
+      switch (val) {
+        case 'pods':
+          break;
+        case 'system-reserved':
+          if (str('systemReservedCgroup') === '') err('systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" contained in enforceNodeAllocatable (--enforce-node-allocatable)');
+          break;
+        case 'kube-reserved':
+          if (str('kubeReservedCgroup') === '') err('kubeReservedCgroup (--kube-reserved-cgroup) must be specified when "kube-reserved" contained in enforceNodeAllocatable (--enforce-node-allocatable)');
+          break;
+        case 'none':
+          if (ena.length > 1) err('enforceNodeAllocatable (--enforce-node-allocatable) may not contain additional enforcements when "none" is specified');
+          break;
+        default:
+          err(`option ${goQuote(val)} specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "kube-reserved", or "none"`);
+      }
     }
   }
   if (!['none', 'hairpin-veth', 'promiscuous-bridge'].includes(str('hairpinMode'))) {
@@ -276,6 +324,14 @@ export function validateKubeletConfiguration(
     if ([...dir].some((c) => c.codePointAt(0)! > 0x7f)) err(`pod logs path ${goQuote(dir)} mut contains ASCII characters only`);
   }
 
+  // Rules in the 1.37-dev validation.go that 1.30 lacks; the minor that added each is not pinned.
+  if (minor > VERIFIED_MINOR) {
+    if (dur('imageMinimumGCAge') < 0n) return { undecidable: 'newer kubelets reject a negative imageMinimumGCAge; the first minor is not pinned' };
+    if (typeof kc.containerLogMaxFiles === 'number' && kc.containerLogMaxFiles <= 1) {
+      return { undecidable: 'newer kubelets reject containerLogMaxFiles <= 1 ("containerLogMaxFiles must be greater than 1"); the first minor is not pinned' };
+    }
+  }
+
   // Newer gated fields that a newer kubeadm writes into config.yaml. Texts from a third-party
   // kubelet 1.34 crash-loop log (code index id 55075656156), in this order; their position among
   // the other rules is not known. Other rules on these fields (allowed values, ranges) are not
@@ -286,6 +342,15 @@ export function validateKubeletConfiguration(
       err('FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set');
       gatedFieldsChecked.add('crashLoopBackOff');
       inexact = true;
+    } else if (typeof kc.crashLoopBackOff.maxContainerRestartPeriod === 'string') {
+      // 1.37-dev (and an OpenShift 1.35 fork): IsInRange(milliseconds, 1000, 300000); %v of Seconds() (float64).
+      const ns = parseGoDuration(kc.crashLoopBackOff.maxContainerRestartPeriod);
+      if (typeof ns === 'bigint') {
+        const ms = ns / 1_000_000n;
+        if (ms < 1000n || ms > 300000n) err(`CrashLoopBackOff.MaxContainerRestartPeriod (got: ${goFloat(Number(ns) / 1e9)} seconds) must be set between 1s and 300s`);
+        gatedFieldsChecked.add('crashLoopBackOff');
+        inexact = true;
+      }
     }
   }
   if (minor >= 33 && typeof kc.imagePullCredentialsVerificationPolicy === 'string' && kc.imagePullCredentialsVerificationPolicy !== '') {
@@ -293,6 +358,14 @@ export function validateKubeletConfiguration(
       err('`imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled');
       gatedFieldsChecked.add('imagePullCredentialsVerificationPolicy');
       inexact = true;
+    } else {
+      const policy = kc.imagePullCredentialsVerificationPolicy;
+      const valid = ['NeverVerify', 'NeverVerifyPreloadedImages', 'NeverVerifyAllowlistedImages', 'AlwaysVerify'];
+      if (!valid.includes(policy)) {
+        err(`option ${goQuote(policy)} specified for imagePullCredentialsVerificationPolicy. Valid options are "NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages" or "AlwaysVerify"`);
+        inexact = true;
+      }
+      gatedFieldsChecked.add('imagePullCredentialsVerificationPolicy');
     }
   }
 
@@ -309,6 +382,11 @@ export function aggregate(messages: readonly string[]): string {
   for (const m of messages) if (!seen.includes(m)) seen.push(m);
   if (messages.length === 1 || seen.length === 1) return seen[0] ?? '';
   return `[${seen.join(', ')}]`;
+}
+
+/** Go's %v of a float64 (strconv 'g' shortest; plain decimals for the magnitudes seen here). */
+function goFloat(f: number): string {
+  return Number.isInteger(f) ? String(f) : String(f);
 }
 
 function validPort(p: number): boolean {

@@ -98,16 +98,35 @@ t.test('memorySwap.swapBehavior: UnlimitedSwap removed and NoSwap added in 1.30'
 });
 
 t.test('enforceNodeAllocatable', async (t) => {
-  t.match(validate(35, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'], systemReservedCgroup: '/system.slice' }), {
+  const ocp = (minor: number, config: Record<string, unknown>) =>
+    validateKubeletConfiguration(minor, { ...TM, ...config }, gates(), { cgroupV2: true }, { flavor: 'openshift' });
+  // 1.30 and older reject the -compressible values outright.
+  t.match(validate(30, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'], systemReservedCgroup: '/system.slice' }), {
     ok: false,
     error: 'invalid configuration: option "system-reserved-compressible" specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "kube-reserved", or "none"',
-    inexact: true,
+    inexact: false,
   });
-  t.match(validate(36, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'] }), { undecidable: /1\.36/ });
-  t.match(
-    validateKubeletConfiguration(35, { enforceNodeAllocatable: ['pods', 'kube-reserved-compressible'] }, gates(), { cgroupV2: true }, { flavor: 'openshift' }),
-    { undecidable: /OpenShift/ },
-  );
+  t.match(validate(27, { enforceNodeAllocatable: ['kube-reserved-compressible'] }), { ok: false, inexact: true });
+  // Upstream 1.31-1.35: not pinned.
+  t.match(validate(35, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'] }), { undecidable: /not pinned/ });
+  // Upstream 1.36: accepted, with the newer rules.
+  t.match(validate(36, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'], systemReservedCgroup: '/system.slice' }), { ok: true });
+  t.match(validate(36, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'] }), {
+    ok: false,
+    error: 'invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" or "system-reserved-compressible" included in enforceNodeAllocatable (--enforce-node-allocatable)',
+  });
+  t.match(validate(36, { enforceNodeAllocatable: ['system-reserved', 'system-reserved-compressible'], systemReservedCgroup: '/system.slice' }), {
+    ok: false,
+    error: 'invalid configuration: both "system-reserved" and "system-reserved-compressible" cannot be specified together in enforceNodeAllocatable (--enforce-node-allocatable)',
+  });
+  // OpenShift carries the values (openshift/kubernetes fork ~1.30/1.31): the newest MCO kubelet.conf.
+  t.match(ocp(35, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'], systemReservedCgroup: '/system.slice' }), { ok: true });
+  t.match(ocp(35, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'] }), {
+    ok: false,
+    error: 'invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" or "system-reserved-compressible" contained in enforceNodeAllocatable (--enforce-node-allocatable)',
+  });
+  t.match(ocp(29, { enforceNodeAllocatable: ['pods', 'kube-reserved-compressible'] }), { undecidable: /OpenShift/ });
+  // The older rules.
   t.match(validate(30, { enforceNodeAllocatable: ['pods', 'system-reserved'] }), {
     error: 'invalid configuration: systemReservedCgroup (--system-reserved-cgroup) must be specified when "system-reserved" contained in enforceNodeAllocatable (--enforce-node-allocatable)',
   });
@@ -118,6 +137,11 @@ t.test('enforceNodeAllocatable', async (t) => {
     error: 'invalid configuration: enforceNodeAllocatable (--enforce-node-allocatable) is not supported unless cgroupsPerQOS (--cgroups-per-qos) is set to true',
   });
   t.match(validate(30, { cgroupsPerQOS: false, enforceNodeAllocatable: [] }), { ok: true });
+  // Verdicts that changed after 1.30 at an unpinned minor.
+  t.match(validate(30, { enforceNodeAllocatable: ['pods', 'pods'] }), { ok: true });
+  t.match(validate(33, { enforceNodeAllocatable: ['pods', 'pods'] }), { undecidable: /duplicated/ });
+  t.match(validate(33, { cgroupsPerQOS: false, enforceNodeAllocatable: ['none'] }), { undecidable: /none/ });
+  t.match(validate(33, { cgroupsPerQOS: false, enforceNodeAllocatable: ['pods'] }), { ok: false, inexact: true });
 });
 
 t.test('reservedSystemCPUs with reserved cgroups', async (t) => {
@@ -190,9 +214,15 @@ t.test('gated fields a newer kubeadm writes: fatal while their gates are off (ku
       '[invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set, invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled]',
     inexact: true,
   });
-  t.match(validate(34, config, { KubeletCrashLoopBackOffMax: true, KubeletEnsureSecretPulledImages: true }), {
-    ok: true,
-    notValidated: ['crashLoopBackOff', 'imagePullCredentialsVerificationPolicy'],
+  const on = { KubeletCrashLoopBackOffMax: true, KubeletEnsureSecretPulledImages: true };
+  t.match(validate(34, config, on), { ok: true, notValidated: [] });
+  t.match(validate(35, { crashLoopBackOff: { maxContainerRestartPeriod: '500ms' }, imagePullCredentialsVerificationPolicy: 'Sometimes' }, on), {
+    ok: false,
+    errors: [
+      'invalid configuration: CrashLoopBackOff.MaxContainerRestartPeriod (got: 0.5 seconds) must be set between 1s and 300s',
+      'invalid configuration: option "Sometimes" specified for imagePullCredentialsVerificationPolicy. Valid options are "NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages" or "AlwaysVerify"',
+    ],
+    inexact: true,
   });
   // Kubelet 1.32 does not know imagePullCredentialsVerificationPolicy: it is dropped at decoding, never validated.
   t.match(validate(32, { crashLoopBackOff: { maxContainerRestartPeriod: '5m0s' } }), { ok: false, errors: ['invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set'] });
