@@ -193,6 +193,7 @@ export function validateKubeletConfiguration(
   if (gateEnabled('GracefulNodeShutdownBasedOnPodPriority') && byPriority && (sgp > 0n || sgpc > 0n)) err('Cannot specify both shutdownGracePeriodByPodPriority and shutdownGracePeriod at the same time');
   if (!gateEnabled('GracefulNodeShutdownBasedOnPodPriority') && byPriority) err('Specifying shutdownGracePeriodByPodPriority requires feature gate GracefulNodeShutdownBasedOnPodPriority');
 
+  const gatedFieldsChecked = new Set<string>();
   // memorySwap: UnlimitedSwap until 1.29, NoSwap from 1.30 (types.go per tag; 1.30 text verified;
   // 1.30+ failure also seen verbatim in canonical/microk8s #4704).
   const swap = isObject(kc.memorySwap) ? kc.memorySwap : {};
@@ -207,6 +208,27 @@ export function validateKubeletConfiguration(
   }
   if (!gateEnabled('NodeSwap') && Object.values(swap).some((v) => v !== undefined && v !== null && v !== '')) {
     err('memorySwap.swapBehavior cannot be set when NodeSwap feature flag is disabled');
+  }
+
+  // Newer gated fields that a newer kubeadm writes into config.yaml. Texts from a third-party
+  // kubelet 1.34 crash-loop log (code index id 55075656156), in this order; placed as in the 1.37-dev
+  // validation.go (after memorySwap, and after hairpinMode). Other rules on these fields (allowed values, ranges) are not
+  // implemented: with the gate on the field is reported in notValidated.
+  if (minor >= 32 && isObject(kc.crashLoopBackOff) && kc.crashLoopBackOff.maxContainerRestartPeriod != null) {
+    if (!gateEnabled('KubeletCrashLoopBackOffMax')) {
+      err('FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set');
+      gatedFieldsChecked.add('crashLoopBackOff');
+      inexact = true;
+    } else if (typeof kc.crashLoopBackOff.maxContainerRestartPeriod === 'string') {
+      // 1.37-dev (and an OpenShift 1.35 fork): IsInRange(milliseconds, 1000, 300000); %v of Seconds() (float64).
+      const ns = parseGoDuration(kc.crashLoopBackOff.maxContainerRestartPeriod);
+      if (typeof ns === 'bigint') {
+        const ms = ns / 1_000_000n;
+        if (ms < 1000n || ms > 300000n) err(`CrashLoopBackOff.MaxContainerRestartPeriod (got: ${goFloat(Number(ns) / 1e9)} seconds) must be set between 1s and 300s`);
+        gatedFieldsChecked.add('crashLoopBackOff');
+        inexact = true;
+      }
+    }
   }
 
   // enforceNodeAllocatable. Three generations were read:
@@ -280,6 +302,23 @@ export function validateKubeletConfiguration(
   if (!['none', 'hairpin-veth', 'promiscuous-bridge'].includes(str('hairpinMode'))) {
     err(`option ${goQuote(str('hairpinMode'))} specified for hairpinMode (--hairpin-mode). Valid options are "none", "hairpin-veth" or "promiscuous-bridge"`);
   }
+  if (minor >= 33 && typeof kc.imagePullCredentialsVerificationPolicy === 'string' && kc.imagePullCredentialsVerificationPolicy !== '') {
+    if (!gateEnabled('KubeletEnsureSecretPulledImages')) {
+      err('`imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled');
+      gatedFieldsChecked.add('imagePullCredentialsVerificationPolicy');
+      inexact = true;
+    } else {
+      const policy = kc.imagePullCredentialsVerificationPolicy;
+      const valid = ['NeverVerify', 'NeverVerifyPreloadedImages', 'NeverVerifyAllowlistedImages', 'AlwaysVerify'];
+      if (!valid.includes(policy)) {
+        err(`option ${goQuote(policy)} specified for imagePullCredentialsVerificationPolicy. Valid options are "NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages" or "AlwaysVerify"`);
+        inexact = true;
+      }
+      gatedFieldsChecked.add('imagePullCredentialsVerificationPolicy');
+    }
+  }
+
+
   if (str('reservedSystemCPUs') !== '') {
     if (str('systemReservedCgroup') !== '' || str('kubeReservedCgroup') !== '') {
       err("can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)");
@@ -329,43 +368,6 @@ export function validateKubeletConfiguration(
     if (dur('imageMinimumGCAge') < 0n) return { undecidable: 'newer kubelets reject a negative imageMinimumGCAge; the first minor is not pinned' };
     if (typeof kc.containerLogMaxFiles === 'number' && kc.containerLogMaxFiles <= 1) {
       return { undecidable: 'newer kubelets reject containerLogMaxFiles <= 1 ("containerLogMaxFiles must be greater than 1"); the first minor is not pinned' };
-    }
-  }
-
-  // Newer gated fields that a newer kubeadm writes into config.yaml. Texts from a third-party
-  // kubelet 1.34 crash-loop log (code index id 55075656156), in this order; their position among
-  // the other rules is not known. Other rules on these fields (allowed values, ranges) are not
-  // implemented: with the gate on the field is reported in notValidated.
-  const gatedFieldsChecked = new Set<string>();
-  if (minor >= 32 && isObject(kc.crashLoopBackOff) && kc.crashLoopBackOff.maxContainerRestartPeriod != null) {
-    if (!gateEnabled('KubeletCrashLoopBackOffMax')) {
-      err('FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set');
-      gatedFieldsChecked.add('crashLoopBackOff');
-      inexact = true;
-    } else if (typeof kc.crashLoopBackOff.maxContainerRestartPeriod === 'string') {
-      // 1.37-dev (and an OpenShift 1.35 fork): IsInRange(milliseconds, 1000, 300000); %v of Seconds() (float64).
-      const ns = parseGoDuration(kc.crashLoopBackOff.maxContainerRestartPeriod);
-      if (typeof ns === 'bigint') {
-        const ms = ns / 1_000_000n;
-        if (ms < 1000n || ms > 300000n) err(`CrashLoopBackOff.MaxContainerRestartPeriod (got: ${goFloat(Number(ns) / 1e9)} seconds) must be set between 1s and 300s`);
-        gatedFieldsChecked.add('crashLoopBackOff');
-        inexact = true;
-      }
-    }
-  }
-  if (minor >= 33 && typeof kc.imagePullCredentialsVerificationPolicy === 'string' && kc.imagePullCredentialsVerificationPolicy !== '') {
-    if (!gateEnabled('KubeletEnsureSecretPulledImages')) {
-      err('`imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled');
-      gatedFieldsChecked.add('imagePullCredentialsVerificationPolicy');
-      inexact = true;
-    } else {
-      const policy = kc.imagePullCredentialsVerificationPolicy;
-      const valid = ['NeverVerify', 'NeverVerifyPreloadedImages', 'NeverVerifyAllowlistedImages', 'AlwaysVerify'];
-      if (!valid.includes(policy)) {
-        err(`option ${goQuote(policy)} specified for imagePullCredentialsVerificationPolicy. Valid options are "NeverVerify", "NeverVerifyPreloadedImages", "NeverVerifyAllowlistedImages" or "AlwaysVerify"`);
-        inexact = true;
-      }
-      gatedFieldsChecked.add('imagePullCredentialsVerificationPolicy');
     }
   }
 
