@@ -2,13 +2,20 @@
  * ValidateKubeletConfiguration (kubernetes/kubernetes pkg/kubelet/apis/config/validation/
  * validation.go + validation_linux.go), the fatal step-8 check of kubelet start-up.
  *
- * Source read in full: a 1.30 validation.go (code index id 4640499: podLogsDir, containerLogMaxWorkers
- * and NoSwap present, no failCgroupV1 -> 1.30). Its texts are exact for 1.30. A ~1.22 version
- * (index id 524546562) shows several texts changed between 1.22 and 1.30 without a pinned minor,
- * so for every other minor a rule's *verdict* is given where the rule's existence is known (the
- * rule is tied to a field whose first minor comes from config/v1beta1/types.go per tag) and the
- * text is marked inexact. Rules not implemented never make a verdict: the fields they read are
- * returned in `notValidated`.
+ * Copies read (per-minor identification by content):
+ *  - ~1.24/1.25: pohly/kubernetes@8009c738 (no featureGate parameter, kc.Logging.ValidateAsField,
+ *    TopologyManager gate checks, no maxParallelImagePulls/containerRuntimeEndpoint rules);
+ *  - 1.30: code index id 4640499 (podLogsDir, containerLogMaxWorkers, NoSwap; read in full) and
+ *    the 1.30-dev validation_test.go (index id 9350235) with kubelet's expected messages;
+ *  - OpenShift's fork at ~1.30/1.31: openshift/kubernetes@4efe65b5 (carry: -compressible values);
+ *  - 1.37-dev: kubernetes/kubernetes@001332b0 (crashLoopBackOff, imagePull policy, duplicated
+ *    enforcements, per-value cgroupsPerQOS, containerLogMaxFiles);
+ *  - validation_linux.go (1.31-1.34 failCgroupV1 text, index id 118416587) and third-party logs.
+ * A text identical in the copies on both sides of a minor is taken as that minor's text [I];
+ * otherwise the error is marked inexact (the verdict stays certain). Where a rule's *verdict*
+ * changed at a minor not pinned, the result is undecidable. Rules not implemented never make a
+ * verdict: the fields they read are returned in `notValidated` (for minors other than 1.30, every
+ * field no implemented rule reads, since newer rules may read it).
  *
  * The aggregate is utilerrors.NewAggregate(...).Error(): one message alone; several joined with
  * ", " inside "[...]", duplicates dropped. The caller (server.go) wraps it as
@@ -105,8 +112,17 @@ export function validateKubeletConfiguration(
   if (!KUBELET_CONFIG_FIELDS[minor]) return { undecidable: `kubelet 1.${minor} is outside the modelled minors 1.24-1.36` };
   const kc = options.defaulted ? config : applyKubeletConfigDefaults(minor, config)!;
   const errors: string[] = [];
-  let inexact = minor !== VERIFIED_MINOR;
-  const err = (text: string) => errors.push(`invalid configuration: ${text}`);
+  let inexact = false;
+  /**
+   * Adds one error. `exact` says whether the text is pinned for this minor: texts identical in the
+   * ~1.25 (pohly/kubernetes@8009c738), 1.30 (index id 4640499) and 1.37-dev
+   * (kubernetes/kubernetes@001332b0) copies are taken as exact for every minor between. [I]
+   */
+  const err = (text: string, exact = true) => {
+    errors.push(`invalid configuration: ${text}`);
+    if (!exact) inexact = true;
+  };
+  const upstream = options.flavor !== 'openshift';
   const int = (f: string) => (typeof kc[f] === 'number' ? (kc[f] as number) : 0);
   const str = (f: string) => (typeof kc[f] === 'string' ? (kc[f] as string) : '');
   const bool = (f: string) => kc[f] === true;
@@ -127,7 +143,7 @@ export function validateKubeletConfiguration(
   const ena = Array.isArray(kc.enforceNodeAllocatable) ? (kc.enforceNodeAllocatable as unknown[]).map(String) : [];
   // Upstream <=1.30 and OpenShift's ~1.30 fork check this up front; the 1.37-dev code per value instead.
   if (kc.cgroupsPerQOS === false && ena.length > 0 && !(options.flavor !== 'openshift' && minor >= 36)) {
-    err('enforceNodeAllocatable (--enforce-node-allocatable) is not supported unless cgroupsPerQOS (--cgroups-per-qos) is set to true');
+    err('enforceNodeAllocatable (--enforce-node-allocatable) is not supported unless cgroupsPerQOS (--cgroups-per-qos) is set to true', minor <= VERIFIED_MINOR);
   }
   if (str('systemCgroups') !== '' && str('cgroupRoot') === '') err('systemCgroups (--system-cgroups) was specified and cgroupRoot (--cgroup-root) was not specified');
   if (int('eventBurst') < 0) err(`eventBurst (--event-burst) ${int('eventBurst')} must not be a negative number`);
@@ -136,7 +152,11 @@ export function validateKubeletConfiguration(
   if (healthz !== 0 && !validPort(healthz)) err(`healthzPort (--healthz-port) ${healthz} must be between 1 and 65535, inclusive`);
   const cfs = present('cpuCFSQuotaPeriod') ? dur('cpuCFSQuotaPeriod') : 100_000_000n;
   if (!gateEnabled('CustomCPUCFSQuotaPeriod') && cfs !== 100_000_000n) err(`cpuCFSQuotaPeriod (--cpu-cfs-quota-period) ${md(cfs)} requires feature gate CustomCPUCFSQuotaPeriod`);
-  if (gateEnabled('CustomCPUCFSQuotaPeriod') && (cfs < 1_000_000n || cfs > SECOND)) err(`cpuCFSQuotaPeriod (--cpu-cfs-quota-period) ${md(cfs)} must be between 1ms and 1sec, inclusive`);
+  if (gateEnabled('CustomCPUCFSQuotaPeriod')) {
+    // ~1.25: 1usec..1sec; 1.30+: 1ms..1sec; the change between is not pinned.
+    if (minor < VERIFIED_MINOR && cfs >= 1_000n && cfs < 1_000_000n) return { undecidable: `cpuCFSQuotaPeriod ${d(cfs)}: the lower bound moved from 1usec to 1ms before 1.30` };
+    if (cfs < 1_000_000n || cfs > SECOND) err(`cpuCFSQuotaPeriod (--cpu-cfs-quota-period) ${md(cfs)} must be between 1ms and 1sec, inclusive`, minor >= VERIFIED_MINOR);
+  }
   const high = int('imageGCHighThresholdPercent');
   const low = int('imageGCLowThresholdPercent');
   if (high < 0 || high > 100) err(`imageGCHighThresholdPercent (--image-gc-high-threshold) ${high} must be between 0 and 100, inclusive`);
@@ -147,7 +167,7 @@ export function validateKubeletConfiguration(
     const maxAge = dur('imageMaximumGCAge');
     const minAge = dur('imageMinimumGCAge');
     // 1.29-era validation_test.go expects "option ImageMaximumGCAge"; the 1.30 code says imageMaximumGCAge.
-    if (maxAge !== 0n && !gateEnabled('ImageMaximumGCAge')) err(`ImageMaximumGCAge feature gate is required for Kubelet configuration option ${minor >= 30 ? 'imageMaximumGCAge' : 'ImageMaximumGCAge'}`);
+    if (maxAge !== 0n && !gateEnabled('ImageMaximumGCAge')) err(`ImageMaximumGCAge feature gate is required for Kubelet configuration option ${minor >= 30 ? 'imageMaximumGCAge' : 'ImageMaximumGCAge'}`, minor >= 30);
     if (maxAge < 0n) err(`imageMaximumGCAge ${d(maxAge)} must not be negative`);
     if (maxAge > 0n && maxAge <= minAge) err(`imageMaximumGCAge ${d(maxAge)} must be greater than imageMinimumGCAge ${d(minAge)}`);
   }
@@ -168,14 +188,23 @@ export function validateKubeletConfiguration(
   if (int('registryPullQPS') < 0) err(`registryPullQPS (--registry-qps) ${int('registryPullQPS')} must not be a negative number`);
   if (minor >= 27 && typeof kc.maxParallelImagePulls === 'number') {
     const max = kc.maxParallelImagePulls;
-    if (max < 1) err(`maxParallelImagePulls ${max} must be a positive number`);
-    if (kc.serializeImagePulls === true && max > 1) err('maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls (--serialize-image-pulls) is set to false');
+    if (max < 1) err(`maxParallelImagePulls ${max} must be a positive number`, minor >= 30);
+    if (kc.serializeImagePulls === true && max > 1) err('maxParallelImagePulls cannot be larger than 1 unless SerializeImagePulls (--serialize-image-pulls) is set to false', minor >= 30);
   }
   if (bool('serverTLSBootstrap') && !gateEnabled('RotateKubeletServerCertificate')) err('serverTLSBootstrap true requires feature gate RotateKubeletServerCertificate');
 
+  // TopologyManager gate checks (~1.25 copy; the gate went GA, locked on, in 1.27).
+  if (minor <= 26 && str('topologyManagerPolicy') !== 'none' && !gateEnabled('TopologyManager')) {
+    errors.push(`invalid configuration: topologyManagerPolicy ${str('topologyManagerPolicy')} requires feature gate TopologyManager`);
+    if (minor === 26) inexact = true;
+  }
   const policies = ['none', 'best-effort', 'restricted', 'single-numa-node'];
   if (!policies.includes(str('topologyManagerPolicy'))) {
     err(`topologyManagerPolicy (--topology-manager-policy) ${goQuote(str('topologyManagerPolicy'))} must be one of: [${policies.map(goQuote).join(' ')}]`);
+  }
+  if (minor <= 26 && str('topologyManagerScope') !== 'container' && !gateEnabled('TopologyManager')) {
+    errors.push(`invalid configuration: topologyManagerScope ${str('topologyManagerScope')} requires feature gate TopologyManager`);
+    if (minor === 26) inexact = true;
   }
   if (!['container', 'pod'].includes(str('topologyManagerScope'))) {
     err(`topologyManagerScope (--topology-manager-scope) ${goQuote(str('topologyManagerScope'))} must be one of: "container", or "pod"`);
@@ -216,9 +245,8 @@ export function validateKubeletConfiguration(
   // implemented: with the gate on the field is reported in notValidated.
   if (minor >= 32 && isObject(kc.crashLoopBackOff) && kc.crashLoopBackOff.maxContainerRestartPeriod != null) {
     if (!gateEnabled('KubeletCrashLoopBackOffMax')) {
-      err('FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set');
+      err('FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set', minor >= 34);
       gatedFieldsChecked.add('crashLoopBackOff');
-      inexact = true;
     } else if (typeof kc.crashLoopBackOff.maxContainerRestartPeriod === 'string') {
       // 1.37-dev (and an OpenShift 1.35 fork): IsInRange(milliseconds, 1000, 300000); %v of Seconds() (float64).
       const ns = parseGoDuration(kc.crashLoopBackOff.maxContainerRestartPeriod);
@@ -255,6 +283,7 @@ export function validateKubeletConfiguration(
     return { undecidable: 'cgroupsPerQOS false with enforceNodeAllocatable [none]: rejected by 1.30, accepted by the newest kubelet; the change is not pinned' };
   }
   if (newerGeneration) {
+    inexact ||= ena.length > 0 && !ena.every((v) => v === 'pods'); // texts read only in the OpenShift fork and 1.37-dev
     const contained = openshift ? 'contained' : 'included';
     for (const [plain, comp] of [['system-reserved', 'system-reserved-compressible'], ['kube-reserved', 'kube-reserved-compressible']] as const) {
       if (ena.includes(plain) && ena.includes(comp)) err(`both ${goQuote(plain)} and ${goQuote(comp)} cannot be specified together in enforceNodeAllocatable (--enforce-node-allocatable)`);
@@ -304,9 +333,8 @@ export function validateKubeletConfiguration(
   }
   if (minor >= 33 && typeof kc.imagePullCredentialsVerificationPolicy === 'string' && kc.imagePullCredentialsVerificationPolicy !== '') {
     if (!gateEnabled('KubeletEnsureSecretPulledImages')) {
-      err('`imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled');
+      err('`imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled', minor >= 34);
       gatedFieldsChecked.add('imagePullCredentialsVerificationPolicy');
-      inexact = true;
     } else {
       const policy = kc.imagePullCredentialsVerificationPolicy;
       const valid = ['NeverVerify', 'NeverVerifyPreloadedImages', 'NeverVerifyAllowlistedImages', 'AlwaysVerify'];
@@ -340,7 +368,6 @@ export function validateKubeletConfiguration(
           ? 'kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is unsupported and will be removed in a future release'
           : 'kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode',
       );
-      inexact = true;
     }
   }
 
@@ -349,9 +376,12 @@ export function validateKubeletConfiguration(
     err(`memoryThrottlingFactor ${kc.memoryThrottlingFactor} must be greater than 0 and less than or equal to 1.0`);
   }
   if (minor >= 27) {
-    if (str('containerRuntimeEndpoint') === '') err('the containerRuntimeEndpoint was not specified or empty');
-    if (bool('enableSystemLogQuery') && !gateEnabled('NodeLogQuery')) err('NodeLogQuery feature gate is required for enableSystemLogHandler');
-    if (bool('enableSystemLogQuery') && kc.enableSystemLogHandler === false) err('enableSystemLogHandler is required for enableSystemLogQuery');
+    if (str('containerRuntimeEndpoint') === '') err('the containerRuntimeEndpoint was not specified or empty', minor >= 30);
+    // 1.30 (and OpenShift's ~1.30 fork) say "…required for enableSystemLogHandler"; 1.37-dev "…for enableSystemLogQuery".
+    if (bool('enableSystemLogQuery') && !gateEnabled('NodeLogQuery')) {
+      err(`NodeLogQuery feature gate is required for ${upstream && minor >= 36 ? 'enableSystemLogQuery' : 'enableSystemLogHandler'}`, minor === VERIFIED_MINOR);
+    }
+    if (bool('enableSystemLogQuery') && kc.enableSystemLogHandler === false) err('enableSystemLogHandler is required for enableSystemLogQuery', minor >= 30);
   }
   if (minor >= 30) {
     if (int('containerLogMaxWorkers') < 1) err('containerLogMaxWorkers must be greater than or equal to 1');

@@ -106,7 +106,14 @@ t.test('enforceNodeAllocatable', async (t) => {
     error: 'invalid configuration: option "system-reserved-compressible" specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "kube-reserved", or "none"',
     inexact: false,
   });
-  t.match(validate(27, { enforceNodeAllocatable: ['kube-reserved-compressible'] }), { ok: false, inexact: true });
+  // The same text in the ~1.25 and 1.30 copies: exact for 1.27 too.
+  t.same(validate(27, { enforceNodeAllocatable: ['kube-reserved-compressible'] }), {
+    ok: false,
+    error: 'invalid configuration: option "kube-reserved-compressible" specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "kube-reserved", or "none"',
+    errors: ['invalid configuration: option "kube-reserved-compressible" specified for enforceNodeAllocatable (--enforce-node-allocatable). Valid options are "pods", "system-reserved", "kube-reserved", or "none"'],
+    inexact: false,
+    notValidated: [],
+  });
   // Upstream 1.31-1.35: not pinned.
   t.match(validate(35, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'] }), { undecidable: /not pinned/ });
   // Upstream 1.36: accepted, with the newer rules.
@@ -181,8 +188,23 @@ t.test('fields whose rules are not implemented are reported as not validated', a
   t.same(validate(30, { logging: { format: 'text' }, registerWithTaints: [], maxPods: 10 }), { ok: true, notValidated: ['logging', 'registerWithTaints'] });
   // For minors whose validation.go was not read, every field no implemented rule reads.
   t.same(validate(33, { clusterDomain: 'cluster.local', maxPods: 10 }), { ok: true, notValidated: ['clusterDomain'] });
-  // Errors outside 1.30 are certain verdicts with inexact texts.
-  t.match(validate(33, { port: 70000 }), { ok: false, inexact: true });
+  // Texts identical in the ~1.25, 1.30 and 1.37-dev copies are exact in between; others are not.
+  t.match(validate(33, { port: 70000 }), { ok: false, inexact: false, error: 'invalid configuration: port (--port) 70000 must be between 1 and 65535, inclusive' });
+  t.match(validate(33, { enableSystemLogQuery: true }), { ok: false, inexact: true });
+  t.match(validate(28, { maxParallelImagePulls: 0 }), { ok: false, inexact: true });
+  // The cpuCFSQuotaPeriod lower bound moved from 1usec to 1ms before 1.30.
+  t.match(validate(27, { cpuCFSQuotaPeriod: '500us' }, { CustomCPUCFSQuotaPeriod: true }), { undecidable: /1usec to 1ms/ });
+  t.match(validate(30, { cpuCFSQuotaPeriod: '500us' }, { CustomCPUCFSQuotaPeriod: true }), {
+    error: 'invalid configuration: cpuCFSQuotaPeriod (--cpu-cfs-quota-period) {500µs} must be between 1ms and 1sec, inclusive',
+  });
+  // TopologyManager gate checks before it went GA (1.27).
+  t.match(validate(25, { topologyManagerPolicy: 'best-effort' }, { TopologyManager: false }), {
+    error: 'invalid configuration: topologyManagerPolicy best-effort requires feature gate TopologyManager',
+    inexact: false,
+  });
+  // Newer kubelets added rules that 1.30 lacks.
+  t.match(validate(30, { containerLogMaxFiles: 1 }), { ok: true });
+  t.match(validate(34, { containerLogMaxFiles: 1 }), { undecidable: /containerLogMaxFiles/ });
 });
 
 t.test('OpenShift kubelet.conf files validate cleanly at their minor with their gates', async (t) => {
@@ -212,7 +234,7 @@ t.test('gated fields a newer kubeadm writes: fatal while their gates are off (ku
     ok: false,
     error:
       '[invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set, invalid configuration: `imagePullCredentialsVerificationPolicy` must not be set if KubeletEnsureSecretPulledImages feature gate is not enabled]',
-    inexact: true,
+    inexact: false, // the 1.34 log and the 1.37-dev code agree
   });
   const on = { KubeletCrashLoopBackOffMax: true, KubeletEnsureSecretPulledImages: true };
   t.match(validate(34, config, on), { ok: true, notValidated: [] });
