@@ -5,26 +5,25 @@
  * 1.28-1.29: kubelet refuses --config-dir unless the environment variable
  *   KUBELET_CONFIG_DROPIN_DIR_ALPHA is set (any value; kubernetes.io docs, KEP-3983). The exact
  *   error text was not found in any stored source: ENV_MISSING_TEXT is marked inexact.
- * 1.29+ (server.go in the code index, ids 6588515735 and 46468843, both 1.29-era):
- *   base = json.Marshal(internal config)            internal type: no json tags (Go field names)
- *   filepath.WalkDir(dir): every non-directory whose filepath.Ext is ".conf", recursively, lexical
- *     order (the caller gives the ordered list);
- *   each: loader.LoadIntoJSON() -> decoded into unstructured (no defaulting, no strictness); an
- *     error is `failed to load kubelet dropin file, path: F, error: <err>`;
- *   jsonpatch.MergePatch(base, dropin): RFC 7386 merge patch. Because base keys are Go names and
- *     drop-in keys JSON names, the final json.Unmarshal (case-insensitive) applies drop-in values
- *     over the base field by field: objects merge (structs and maps decode into the existing
- *     value), arrays and scalars replace, null changes nothing. [I: derived from the code]
- *   walk errors are wrapped `failed to walk through kubelet dropin directory %q: %w`, the final
- *     unmarshal `failed to unmarshal merged JSON into kubelet configuration: %w`; server.go then
- *     `failed to merge kubelet configs: %w`.
- * 1.28: the first implementation (PR #119390) is not in the index; its merge semantics are
- *   not modelled (undecidable when drop-ins exist). [U]
- * apiVersion/kind of drop-ins: decoding into unstructured only requires `kind` (apimachinery:
- * "Object 'Kind' is missing in …"). The newest server.go checks the GVK ("no apiVersion/kind",
- * "unknown apiVersion/kind", research §1 step 5) but the minor that added it is not pinned: a
- * wrong or missing apiVersion is accepted on 1.29 [I], undecidable on 1.30-1.35, rejected on 1.36
- * with an inexact text.
+ * Every version walks the directory with filepath.WalkDir: each non-directory whose
+ * filepath.Ext is ".conf", recursively, in lexical order (the caller gives the ordered list); a
+ * load error is `failed to load kubelet dropin file, path: F, error: <err>`, and errors from the
+ * walk are wrapped `failed to walk through kubelet dropin directory %q: %w` (server.go then adds
+ * `failed to merge kubelet configs: `).
+ * Two merge generations were read:
+ *  - "internal" (1.29-dev server.go, code index ids 6588515735 and 46468843): the base is
+ *    json.Marshal of the internal config (no json tags: Go field names), the drop-in is decoded
+ *    into unstructured (only `kind` required), jsonpatch.MergePatch, then json.Unmarshal into the
+ *    internal type (case-insensitive). Net effect: drop-in values override field by field,
+ *    objects merge, arrays replace, null changes nothing; a type error names the Go field
+ *    (`KubeletConfiguration.MaxPods`). [I: derived from the code]
+ *  - "versioned" (openshift/kubernetes@02a40c20, a >=1.33 tree, and kubernetes@001332b0,
+ *    1.37-dev): the base is converted to v1beta1 (JSON names), the drop-in must be
+ *    kubelet.config.k8s.io/v1beta1 KubeletConfiguration (`…, no apiVersion/kind`,
+ *    `…, unknown apiVersion/kind: <gvk>`), a null removes the field (defaults then re-apply),
+ *    json.Unmarshal into v1beta1 (type errors name `KubeletConfiguration.maxPods`), defaults.
+ * Between 1.30 and 1.32 the generation is not pinned: inputs on which the two differ are
+ * undecidable there. 1.28's first implementation was not read: undecidable when drop-ins exist.
  */
 import { goQuote } from '../../go/quote.js';
 import { goBytesToString } from '../../go/utf8.js';
@@ -100,14 +99,18 @@ export function mergeConfigDropIns(
     const { gvk, json } = parsed;
     if (gvk.kind === '') return fileError(path, `Object 'Kind' is missing in '${goBytesToString(content)}'`, true);
     const rightGvk = gvk.group === KUBELET_CONFIG_GROUP && gvk.version === KUBELET_CONFIG_VERSION && gvk.kind === KUBELET_CONFIG_KIND;
-    if (!rightGvk && minor >= 30) {
-      if (minor < 36) return { undecidable: `${path} is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration; the minor that started rejecting such drop-ins is not pinned` };
+    const generation = minor <= 29 ? 'internal' : minor >= 33 ? 'versioned' : undefined;
+    if (!rightGvk && generation === undefined) {
+      return { undecidable: `${path} is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration; whether kubelet 1.${minor} checks drop-in apiVersion/kind is not pinned` };
+    }
+    if (!rightGvk && generation === 'versioned') {
+      // GroupVersionKind.String(): "group/version, Kind=kind" (an empty group leaves the "/").
       return {
         ok: false,
         reason: 'dropin-invalid',
         path,
-        error: walk(gvk.version === '' ? `failed to load kubelet dropin file, path: ${path}, no apiVersion/kind` : `failed to load kubelet dropin file, path: ${path}, unknown apiVersion/kind: ${gvk.group === '' ? gvk.version : `${gvk.group}/${gvk.version}`}, Kind=${gvk.kind}`),
-        inexact: true,
+        error: walk(`failed to load kubelet dropin file, path: ${path}, unknown apiVersion/kind: ${gvk.group}/${gvk.version}, Kind=${gvk.kind}`),
+        ...(gvk.version === '' ? { inexact: true as const } : {}),
       };
     }
     if (json.kind !== 'object') continue;
@@ -118,13 +121,18 @@ export function mergeConfigDropIns(
         ignoredFields.push(`${path}: ${key}`);
         continue;
       }
-      if (value.kind === 'null') continue;
+      if (value.kind === 'null') {
+        // internal: the patch deletes a key the base (Go names) does not have; versioned: the field is reset.
+        if (generation === undefined && key in merged) return { undecidable: `${path} sets ${key} to null; whether that resets it on kubelet 1.${minor} is not pinned` };
+        if (generation === 'versioned') delete merged[key];
+        continue;
+      }
       const decoded = decodeValue(value, goType, key);
       const typeError = decoded.abort ?? decoded.error;
       if (typeError !== undefined) {
-        // The final json.Unmarshal into the internal type (Go field names in the message). [I]
-        const text = typeError.replace(`KubeletConfiguration.${key} `, `KubeletConfiguration.${key[0]!.toUpperCase()}${key.slice(1)} `);
-        return { ok: false, reason: 'merge', path, error: `failed to unmarshal merged JSON into kubelet configuration: ${text}`, inexact: true };
+        // The final json.Unmarshal: into the internal type (Go field names) or into v1beta1 (JSON names).
+        const text = generation === 'versioned' ? typeError : typeError.replace(`KubeletConfiguration.${key} `, `KubeletConfiguration.${key[0]!.toUpperCase()}${key.slice(1)} `);
+        return { ok: false, reason: 'merge', path, error: `failed to unmarshal merged JSON into kubelet configuration: ${text}`, ...(generation === 'versioned' ? {} : { inexact: true as const }) };
       }
       merged[key] = mergeValue(merged[key], toPlainValue(decoded.value, value));
     }

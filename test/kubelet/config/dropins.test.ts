@@ -69,21 +69,42 @@ t.test('a bad drop-in names the file', async (t) => {
   t.match(mergeConfigDropIns(31, BASE, [dropIn('a.conf', `${HEAD}maxPods: [\n`)], {}, DIR), { ok: false, reason: 'dropin-invalid', error: /error: yaml: / });
   t.match(mergeConfigDropIns(31, BASE, [dropIn('a.conf', '')], {}, DIR), { ok: false, reason: 'dropin-invalid', error: /was empty$/ });
   t.match(mergeConfigDropIns(31, BASE, [{ path: `${DIR}/a.conf`, content: { errno: 'EACCES' } }], {}, DIR), { ok: false, reason: 'dropin-invalid', inexact: true });
-  t.match(mergeConfigDropIns(31, BASE, [dropIn('a.conf', `${HEAD}maxPods: "5"\n`)], {}, DIR), {
+  t.match(mergeConfigDropIns(34, BASE, [dropIn('a.conf', `${HEAD}maxPods: "5"\n`)], {}, DIR), {
     ok: false,
     reason: 'merge',
+    error: 'failed to unmarshal merged JSON into kubelet configuration: json: cannot unmarshal string into Go struct field KubeletConfiguration.maxPods of type int32',
+  });
+  t.match(mergeConfigDropIns(29, BASE, [dropIn('a.conf', `${HEAD}maxPods: "5"\n`)], { [DROPIN_ENV]: '1' }, DIR), {
+    ok: false,
+    reason: 'merge',
+    inexact: true,
     error: 'failed to unmarshal merged JSON into kubelet configuration: json: cannot unmarshal string into Go struct field KubeletConfiguration.MaxPods of type int32',
   });
 });
 
 t.test('a drop-in with another apiVersion/kind', async (t) => {
   const other = dropIn('a.conf', 'apiVersion: kubelet.config.k8s.io/v1\nkind: KubeletConfiguration\nmaxPods: 5\n');
+  // 1.29 decodes drop-ins into unstructured: only kind is required.
   t.match(mergeConfigDropIns(29, BASE, [other], { [DROPIN_ENV]: '1' }, DIR), { ok: true, config: { maxPods: 5 } });
-  t.match(mergeConfigDropIns(33, BASE, [other], {}, DIR), { undecidable: /not pinned/ });
-  t.match(mergeConfigDropIns(36, BASE, [other], {}, DIR), {
+  t.match(mergeConfigDropIns(31, BASE, [other], {}, DIR), { undecidable: /not pinned/ });
+  // The versioned merge (>=1.33 OpenShift tree, 1.37-dev) checks the GVK.
+  t.same(mergeConfigDropIns(34, BASE, [other], {}, DIR), {
+    ok: false,
+    reason: 'dropin-invalid',
+    path: `${DIR}/a.conf`,
+    error: `failed to walk through kubelet dropin directory "${DIR}": failed to load kubelet dropin file, path: ${DIR}/a.conf, unknown apiVersion/kind: kubelet.config.k8s.io/v1, Kind=KubeletConfiguration`,
+  });
+  t.match(mergeConfigDropIns(36, BASE, [dropIn('b.conf', 'kind: KubeletConfiguration\n')], {}, DIR), {
     ok: false,
     inexact: true,
-    error: /failed to load kubelet dropin file, path: \/etc\/kubernetes\/kubelet\.conf\.d\/a\.conf, unknown apiVersion\/kind/,
+    error: /unknown apiVersion\/kind: \/, Kind=KubeletConfiguration$/,
   });
-  t.match(mergeConfigDropIns(36, BASE, [dropIn('b.conf', 'kind: KubeletConfiguration\n')], {}, DIR), { ok: false, error: /no apiVersion\/kind$/ });
+});
+
+t.test('null in a drop-in: no effect with the internal merge, resets the field with the versioned one', async (t) => {
+  const nul = dropIn('a.conf', `${HEAD}maxPods: null\n`);
+  t.match(mergeConfigDropIns(29, BASE, [nul], { [DROPIN_ENV]: '1' }, DIR), { ok: true, config: { maxPods: 110 } });
+  t.match(mergeConfigDropIns(31, BASE, [nul], {}, DIR), { undecidable: /null/ });
+  const r = mergeConfigDropIns(35, BASE, [nul], {}, DIR);
+  t.ok('ok' in r && r.ok && !('maxPods' in r.config), 'maxPods removed (kubelet re-defaults it)');
 });
