@@ -28,6 +28,7 @@
 import { goQuote } from '../../go/quote.js';
 import { goBytesToString } from '../../go/utf8.js';
 import { KUBELET_CONFIG_FIELDS } from '../data/kubelet-config-fields.js';
+import { DROPIN_INTERNAL_UNTIL, DROPIN_VERSIONED_FROM } from '../data/kubelet-config-validation.js';
 import { decodeValue, parseConfigData, toPlain, KUBELET_CONFIG_GROUP, KUBELET_CONFIG_KIND, KUBELET_CONFIG_VERSION, type KubeletConfigObject } from './decode.js';
 
 export const DROPIN_ENV = 'KUBELET_CONFIG_DROPIN_DIR_ALPHA';
@@ -99,7 +100,7 @@ export function mergeConfigDropIns(
     const { gvk, json } = parsed;
     if (gvk.kind === '') return fileError(path, `Object 'Kind' is missing in '${goBytesToString(content)}'`, true);
     const rightGvk = gvk.group === KUBELET_CONFIG_GROUP && gvk.version === KUBELET_CONFIG_VERSION && gvk.kind === KUBELET_CONFIG_KIND;
-    const generation = minor <= 29 ? 'internal' : minor >= 33 ? 'versioned' : undefined;
+    const generation = minor <= DROPIN_INTERNAL_UNTIL ? 'internal' : minor >= DROPIN_VERSIONED_FROM ? 'versioned' : undefined;
     if (!rightGvk && generation === undefined) {
       return { undecidable: `${path} is not a kubelet.config.k8s.io/v1beta1 KubeletConfiguration; whether kubelet 1.${minor} checks drop-in apiVersion/kind is not pinned` };
     }

@@ -26,6 +26,7 @@ import { goClean } from '../../go/filepath.js';
 import { goQuote } from '../../go/quote.js';
 import { KUBELET_CONFIG_DEFAULTS } from '../data/kubelet-config-defaults.js';
 import { KUBELET_CONFIG_FIELDS } from '../data/kubelet-config-fields.js';
+import { OPENSHIFT_COMPRESSIBLE_FIRST_MINOR, UPSTREAM_COMPRESSIBLE_FIRST_MINOR, VALIDATION_VERIFIED_MINOR } from '../data/kubelet-config-validation.js';
 import type { KubeletConfigObject } from './decode.js';
 
 export type KubeletFlavor = 'upstream' | 'openshift';
@@ -54,8 +55,7 @@ export type ValidationResult =
     }
   | { readonly undecidable: string };
 
-/** The one minor whose validation.go was read in full. */
-const VERIFIED_MINOR = 30;
+const VERIFIED_MINOR = VALIDATION_VERIFIED_MINOR;
 
 /** Fields read by validation.go rules that node-check does not implement. */
 const UNIMPLEMENTED_RULE_FIELDS = ['logging', 'tracing', 'reservedMemory', 'registerWithTaints', 'showHiddenMetricsForVersion', 'featureGates', 'singleProcessOOMKill'];
@@ -271,7 +271,7 @@ export function validateKubeletConfiguration(
   const compressible = ena.filter((v) => v === 'system-reserved-compressible' || v === 'kube-reserved-compressible');
   const duplicated = ena.filter((v, i) => ena.indexOf(v) !== i);
   const openshift = options.flavor === 'openshift';
-  const newerGeneration = openshift ? minor >= 31 : minor >= 36;
+  const newerGeneration = openshift ? minor >= OPENSHIFT_COMPRESSIBLE_FIRST_MINOR : minor >= UPSTREAM_COMPRESSIBLE_FIRST_MINOR;
   if (minor > VERIFIED_MINOR && !newerGeneration) {
     if (compressible.length > 0) return { undecidable: `whether kubelet 1.${minor} accepts ${compressible.join(', ')} in enforceNodeAllocatable is not pinned (upstream documents it from 1.36)` };
   }
