@@ -248,7 +248,8 @@ export function decodeValue(json: GoJson, goType: string, field: string): ValueR
   }
   if (base.startsWith('[]')) {
     // Slices of structs (taints, reserved memory, shutdown priorities): only the JSON kind is checked.
-    if (json.kind !== 'array') return { error: typeError(json.kind, field, `[]v1beta1.${base.slice(2)}`) };
+    const elem = base.slice(2);
+    if (json.kind !== 'array') return { error: typeError(json.kind, field, `[]${elem.includes('.') ? elem : `v1beta1.${elem}`}`) };
     return { value: toPlain(json) };
   }
   // Struct types (authentication, logging, tracing, ...): only the JSON kind is checked. [U for nested errors]

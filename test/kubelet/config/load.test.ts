@@ -139,6 +139,10 @@ t.test('type errors are fatal', async (t) => {
   t.match(load(30, `${HEAD}clusterDNS: 10.96.0.10\n`), { error: /cannot unmarshal string into Go struct field KubeletConfiguration\.clusterDNS of type \[\]string$/ });
   // YAML 1.1: "on" is a boolean, so an unquoted value for a string field is a type error.
   t.match(load(30, `${HEAD}cgroupDriver: on\n`), { error: /cannot unmarshal bool into Go struct field KubeletConfiguration\.cgroupDriver of type string$/ });
+  // systemReserved is map[string]string: an unquoted YAML number is a type error.
+  t.match(load(30, `${HEAD}systemReserved:\n  cpu: 1\n`), { error: /cannot unmarshal number into Go struct field KubeletConfiguration\.systemReserved of type string$/ });
+  t.match(load(30, `${HEAD}registerWithTaints: {}\n`), { error: /cannot unmarshal object into Go struct field KubeletConfiguration\.registerWithTaints of type \[\]v1\.Taint$/ });
+  t.match(load(30, `${HEAD}port: 99999999999\n`), { error: /cannot unmarshal number 99999999999 into Go struct field KubeletConfiguration\.port of type int32$/ });
   // A type error wins over unknown fields (it is not a strict-decoding error).
   t.match(load(30, `${HEAD}bogus: 1\nport: "x"\n`), { ok: false, reason: 'invalid' });
 });

@@ -249,3 +249,26 @@ t.test('gated fields a newer kubeadm writes: fatal while their gates are off (ku
   // Kubelet 1.32 does not know imagePullCredentialsVerificationPolicy: it is dropped at decoding, never validated.
   t.match(validate(32, { crashLoopBackOff: { maxContainerRestartPeriod: '5m0s' } }), { ok: false, errors: ['invalid configuration: FeatureGate KubeletCrashLoopBackOffMax not enabled, CrashLoopBackOff.MaxContainerRestartPeriod must not be set'] });
 });
+
+t.test('a kubeadm-written config.yaml validates at 1.30 and at 1.24', async (t) => {
+  const kubeadm = {
+    authentication: { anonymous: { enabled: false }, webhook: { cacheTTL: '0s', enabled: true }, x509: { clientCAFile: '/etc/kubernetes/pki/ca.crt' } },
+    authorization: { mode: 'Webhook' },
+    cgroupDriver: 'systemd',
+    clusterDNS: ['10.96.0.10'],
+    clusterDomain: 'cluster.local',
+    containerRuntimeEndpoint: '',
+    healthzBindAddress: '127.0.0.1',
+    healthzPort: 10248,
+    imageMinimumGCAge: '0s',
+    memorySwap: {},
+    rotateCertificates: true,
+    shutdownGracePeriod: '0s',
+    shutdownGracePeriodCriticalPods: '0s',
+    staticPodPath: '/etc/kubernetes/manifests',
+  };
+  t.same(validate(30, kubeadm), { ok: true, notValidated: [] });
+  const old = validate(24, kubeadm);
+  t.match(old, { ok: true });
+  t.ok('notValidated' in old && old.notValidated.includes('authentication'), 'fields with no implemented rule are listed for 1.24');
+});
