@@ -171,6 +171,12 @@ t.test('apiVersion and kind', async (t) => {
     ok: false,
     error: /failed to cast object to KubeletConfiguration, unexpected type: kubelet\.config\.k8s\.io\/v1beta1, Kind=SerializedNodeConfigSource$/,
   });
+  // A credential provider config passed as --config.
+  t.same(load(31, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: CredentialProviderConfig\nproviders: []\n'), {
+    ok: false,
+    reason: 'wrong-kind',
+    error: `failed to load Kubelet config file ${P}, error failed to cast object to KubeletConfiguration, unexpected type: kubelet.config.k8s.io/v1beta1, Kind=CredentialProviderConfig`,
+  });
 });
 
 t.test('a relative --config path is not decided here', async (t) => {
