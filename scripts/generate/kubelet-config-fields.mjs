@@ -23,7 +23,23 @@ for (let minor = 24; minor <= 36; minor++) {
     const m = /^\t([A-Z]\w*)\s+(\S+)\s+`json:"([A-Za-z0-9]+)[,"]/.exec(line);
     if (m) fields[m[3]] = m[2];
   }
-  out[minor] = { tag, commit, fields };
+  // Every struct type of the package (json name, Go name, Go type) and the named string types.
+  const structs = {};
+  const strings = [];
+  for (const m of src.matchAll(/^type (\w+) string$/gm)) strings.push(m[1]);
+  for (const m of src.matchAll(/^type (\w+) struct \{\n([\s\S]*?)\n\}/gm)) {
+    const list = [];
+    for (const line of m[2].split('\n')) {
+      const f = /^\t([A-Z]\w*)\s+(\S+)\s+`json:"([A-Za-z0-9]*)(,[a-z,]*)?"/.exec(line);
+      if (f) list.push([f[3], f[1], f[2]]);
+      else {
+        const inline = /^\t(\S+)\s+`json:",inline"`/.exec(line);
+        if (inline) list.push(['', '', inline[1]]);
+      }
+    }
+    structs[m[1]] = list;
+  }
+  out[minor] = { tag, commit, fields, structs, strings };
 }
 writeFileSync(path.join(root, 'scripts/generate/sources/kubelet-config/fields.json'), JSON.stringify(out, null, 1) + '\n');
 
@@ -42,5 +58,14 @@ const lines = [
   'export const KUBELET_CONFIG_FIELDS: Readonly<Record<number, Readonly<Record<string, string>>>> = {',
 ];
 for (const [minor, v] of Object.entries(out)) lines.push(`  ${minor}: ${JSON.stringify(v.fields)},`);
+lines.push('};', '');
+lines.push(
+  '/** Struct types of package v1beta1 per minor: [json name ("" = inline), Go field name, Go type]. */',
+  'export const KUBELET_CONFIG_STRUCTS: Readonly<Record<number, Readonly<Record<string, readonly (readonly [string, string, string])[]>>>> = {',
+);
+for (const [minor, v] of Object.entries(out)) lines.push(`  ${minor}: ${JSON.stringify(v.structs)},`);
+lines.push('};', '');
+lines.push('/** Named string types of package v1beta1 per minor. */', 'export const KUBELET_CONFIG_STRING_TYPES: Readonly<Record<number, readonly string[]>> = {');
+for (const [minor, v] of Object.entries(out)) lines.push(`  ${minor}: ${JSON.stringify(v.strings)},`);
 lines.push('};', '');
 writeFileSync(path.join(root, 'src/kubelet/data/kubelet-config-fields.ts'), lines.join('\n'));

@@ -11,13 +11,16 @@
  * The JSON/YAML recognizer, go-yaml conversion and version/kind interpretation are shared with
  * the credential-provider decoder (src/credentials/decode.ts, go-yaml.ts). sigs.k8s.io/yaml
  * errors are not prefixed (audit: v1.4.0 reverted "error converting YAML to JSON:").
- * Top-level fields are decoded with their Go types from config/v1beta1/types.go of the minor
- * (src/kubelet/data/kubelet-config-fields.ts); nested struct types are not modelled (only their
- * JSON kind is checked), so a type error inside e.g. authentication.* is not detected. [U]
+ * Fields are decoded with the Go types of config/v1beta1/types.go of the minor (go-types.ts, the
+ * typed decoder of src/credentials/typed-decode.ts); types of other packages (logging, tracing,
+ * taints, resource lists) are checked for their JSON kind only: a type error inside them is not
+ * detected. [U]
  */
 import { interpret, isJsonBuffer } from '../../credentials/decode.js';
 import { yamlToGoJson } from '../../credentials/go-yaml.js';
-import { formatGoDuration, parseGoDuration } from '../../go/duration.js';
+import { formatGoDuration } from '../../go/duration.js';
+import { decodeInto, type GoValue } from '../../credentials/typed-decode.js';
+import { kubeletConfigurationType } from './go-types.js';
 import { goJsonCheckValid, parseGoJson, type GoJson } from '../../go/json.js';
 import { goQuote } from '../../go/quote.js';
 import { goBytesToString } from '../../go/utf8.js';
@@ -45,8 +48,7 @@ export type KubeletConfigDecodeResult =
 
 /** DecodeKubeletConfiguration's result for this data, or undefined outside 1.24..1.36. */
 export function decodeKubeletConfig(minor: number, data: Uint8Array): KubeletConfigDecodeResult | undefined {
-  const fields = KUBELET_CONFIG_FIELDS[minor];
-  if (!fields) return undefined;
+  if (!KUBELET_CONFIG_FIELDS[minor]) return undefined;
   const fail = (error: string, inexact = false): KubeletConfigDecodeResult => ({ ok: false, error, ...(inexact ? { inexact: true as const } : {}) });
   const decodeFail = (error: string, inexact = false) => fail(`failed to decode: ${error}`, inexact);
 
@@ -63,18 +65,14 @@ export function decodeKubeletConfig(minor: number, data: Uint8Array): KubeletCon
     return fail(wrong.error, wrong.inexact);
   }
 
-  const typed = decodeTopLevel(json, fields);
+  const typed = decodeInto(json, kubeletConfigurationType(minor)!, true);
   if (typed.error !== undefined) return decodeFail(typed.error);
-  const strictErrors = [
-    ...(yamlStrict.length > 0 ? [`yaml: unmarshal errors:\n  ${yamlStrict.join('\n  ')}`] : []),
-    ...typed.duplicates.map((f) => `duplicate field ${goQuote(f)}`),
-    ...typed.unknown.map((f) => `unknown field ${goQuote(f)}`),
-  ];
+  const strictErrors = [...(yamlStrict.length > 0 ? [`yaml: unmarshal errors:\n  ${yamlStrict.join('\n  ')}`] : []), ...typed.strictErrors];
   return {
     ok: true,
-    config: typed.config,
-    droppedFields: typed.unknown,
-    duplicateFields: [...duplicates, ...typed.duplicates],
+    config: goValueToConfig(typed.value),
+    droppedFields: [...typed.unknownFields],
+    duplicateFields: [...duplicates, ...typed.duplicateFields],
     ...(strictErrors.length > 0 ? { lenientWarning: `strict decoding error: ${strictErrors.join(', ')}` } : {}),
   };
 }
@@ -138,150 +136,20 @@ function wrongKindError(minor: number, group: string, version: string, kind: str
   return { error: `failed to decode: no kind ${goQuote(kind)} is registered for version ${goQuote(gv)} in scheme "pkg/kubelet/apis/config/scheme/scheme.go:…"`, inexact: true };
 }
 
-interface TopLevel {
-  config: KubeletConfigObject;
-  error?: string;
-  unknown: string[];
-  duplicates: string[];
-}
-
-/**
- * sigs.k8s.io/json into v1beta1.KubeletConfiguration, top level only: keys match json tags
- * case-sensitively; the first type error is kept and decoding goes on (UnmarshalTypeError), a
- * failing metav1.Duration.UnmarshalJSON stops at once.
- */
-function decodeTopLevel(json: GoJson, fields: Readonly<Record<string, string>>): TopLevel {
-  const out: TopLevel = { config: {}, unknown: [], duplicates: [] };
-  if (json.kind === 'null') return out;
-  if (json.kind !== 'object') {
-    out.error = `json: cannot unmarshal ${json.kind} into Go value of type v1beta1.KubeletConfiguration`;
-    return out;
-  }
-  const seen = new Set<string>();
-  for (const { key, value } of json.members) {
-    const goType = key === 'kind' || key === 'apiVersion' ? 'string' : fields[key];
-    if (goType === undefined) {
-      if (!out.unknown.includes(key)) out.unknown.push(key);
-      continue;
-    }
-    if (seen.has(key)) out.duplicates.push(key);
-    seen.add(key);
-    const r = decodeValue(value, goType, key);
-    if (r.abort !== undefined) {
-      out.error = r.abort;
+/** The decoded Go value as plain config data: durations as Go strings (time.Duration.String). */
+export function goValueToConfig(value: GoValue): KubeletConfigObject {
+  const plain = (v: GoValue): unknown => {
+    if (Array.isArray(v)) return v.map(plain);
+    if (typeof v === 'object' && v !== null) {
+      if (typeof (v as { duration?: unknown }).duration === 'bigint') return formatGoDuration((v as { duration: bigint }).duration);
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v as Record<string, GoValue>)) out[k] = plain(x);
       return out;
     }
-    if (r.error !== undefined) out.error ??= r.error;
-    else if (r.value !== undefined) out.config[key] = r.value;
-    else delete out.config[key];
-  }
-  return out;
-}
-
-interface ValueResult {
-  value?: unknown;
-  error?: string;
-  abort?: string;
-}
-
-const INT_BITS: Record<string, bigint> = { int32: 31n, int64: 63n };
-
-function typeError(word: string, field: string, goType: string): string {
-  return `json: cannot unmarshal ${word} into Go struct field KubeletConfiguration.${field} of type ${goType}`;
-}
-
-/** One top-level field. null leaves the Go zero value (pointer/slice/map nil). */
-export function decodeValue(json: GoJson, goType: string, field: string): ValueResult {
-  const pointer = goType.startsWith('*');
-  const base = pointer ? goType.slice(1) : goType;
-  if (json.kind === 'null') return { value: undefined };
-  if (base === 'metav1.Duration') {
-    if (json.kind !== 'string') return { abort: typeError(json.kind, field, 'string') };
-    const ns = parseGoDuration(json.value);
-    if (typeof ns === 'string') return { abort: ns };
-    return { value: formatGoDuration(ns) };
-  }
-  if (base === 'string' || /^[A-Z]\w*$/.test(base) && STRING_TYPES.has(base)) {
-    if (json.kind !== 'string') return { error: typeError(json.kind, field, base === 'string' ? 'string' : `v1beta1.${base}`) };
-    return { value: json.value };
-  }
-  if (base === 'bool') {
-    if (json.kind !== 'bool') return { error: typeError(json.kind, field, 'bool') };
-    return { value: json.value };
-  }
-  if (base in INT_BITS) {
-    if (json.kind !== 'number') return { error: typeError(json.kind, field, base) };
-    return intValue(json.text, base, field);
-  }
-  if (base === 'float64') {
-    if (json.kind !== 'number') return { error: typeError(json.kind, field, 'float64') };
-    return { value: Number(json.text) };
-  }
-  if (base === '[]string' || base === '[]int32') {
-    const elem = base.slice(2);
-    if (json.kind !== 'array') return { error: typeError(json.kind, field, base) };
-    const items: unknown[] = [];
-    let error: string | undefined;
-    for (const item of json.items) {
-      if (item.kind === 'null') {
-        items.push(elem === 'string' ? '' : 0);
-        continue;
-      }
-      if (elem === 'string') {
-        if (item.kind !== 'string') error ??= typeError(item.kind, field, 'string');
-        else items.push(item.value);
-      } else if (item.kind !== 'number') error ??= typeError(item.kind, field, 'int32');
-      else {
-        const r = intValue(item.text, 'int32', field);
-        if (r.error) error ??= r.error;
-        else items.push(r.value);
-      }
-    }
-    return error !== undefined ? { error } : { value: items };
-  }
-  if (base === 'map[string]bool' || base === 'map[string]string' || base === 'map[string][]string') {
-    if (json.kind !== 'object') return { error: typeError(json.kind, field, base) };
-    const elem = base.slice('map[string]'.length);
-    const out: Record<string, unknown> = {};
-    let error: string | undefined;
-    for (const { key, value } of json.members) {
-      if (value.kind === 'null') {
-        out[key] = elem === 'bool' ? false : elem === 'string' ? '' : null;
-        continue;
-      }
-      if (elem === 'bool' && value.kind !== 'bool') error ??= typeError(value.kind, field, 'bool');
-      else if (elem === 'string' && value.kind !== 'string') error ??= typeError(value.kind, field, 'string');
-      else if (elem === '[]string' && value.kind !== 'array') error ??= typeError(value.kind, field, '[]string');
-      else out[key] = toPlain(value);
-    }
-    return error !== undefined ? { error } : { value: out };
-  }
-  if (base.startsWith('[]')) {
-    // Slices of structs (taints, reserved memory, shutdown priorities): only the JSON kind is checked.
-    const elem = base.slice(2);
-    if (json.kind !== 'array') return { error: typeError(json.kind, field, `[]${elem.includes('.') ? elem : `v1beta1.${elem}`}`) };
-    return { value: toPlain(json) };
-  }
-  // Struct types (authentication, logging, tracing, ...): only the JSON kind is checked. [U for nested errors]
-  if (json.kind !== 'object') return { error: typeError(json.kind, field, structTypeName(base)) };
-  return { value: toPlain(json) };
-}
-
-/** Named string types in v1beta1 (json decodes them as strings). */
-const STRING_TYPES = new Set(['ImagePullCredentialsVerificationPolicy', 'MemoryReservationPolicy', 'ResourceChangeDetectionStrategy']);
-
-function structTypeName(base: string): string {
-  if (base.includes('.')) return base.replace(/^componentbaseconfigv1alpha1\./, 'v1alpha1.').replace(/^logsapi\./, 'v1.').replace(/^tracingapi\./, 'v1.');
-  return `v1beta1.${base}`;
-}
-
-/** encoding/json into an int kind: ParseInt of the literal, then an overflow check. */
-function intValue(text: string, goType: string, field: string): ValueResult {
-  const bits = INT_BITS[goType]!;
-  if (!/^-?\d+$/.test(text)) return { error: typeError(`number ${text}`, field, goType) };
-  const n = BigInt(text);
-  if (n >= 1n << bits || n < -(1n << bits)) return { error: typeError(`number ${text}`, field, goType) };
-  return { value: Number(n) };
+    return v;
+  };
+  const out = plain(value);
+  return typeof out === 'object' && out !== null && !Array.isArray(out) ? (out as KubeletConfigObject) : {};
 }
 
 /** A GoJson value as plain JS (last duplicate key wins, as Go's map decoding does). */

@@ -29,7 +29,9 @@ import { goQuote } from '../../go/quote.js';
 import { goBytesToString } from '../../go/utf8.js';
 import { KUBELET_CONFIG_FIELDS } from '../data/kubelet-config-fields.js';
 import { DROPIN_INTERNAL_UNTIL, DROPIN_VERSIONED_FROM } from '../data/kubelet-config-validation.js';
-import { decodeValue, parseConfigData, toPlain, KUBELET_CONFIG_GROUP, KUBELET_CONFIG_KIND, KUBELET_CONFIG_VERSION, type KubeletConfigObject } from './decode.js';
+import { decodeInto } from '../../credentials/typed-decode.js';
+import { goValueToConfig, parseConfigData, KUBELET_CONFIG_GROUP, KUBELET_CONFIG_KIND, KUBELET_CONFIG_VERSION, type KubeletConfigObject } from './decode.js';
+import { kubeletConfigurationType } from './go-types.js';
 
 export const DROPIN_ENV = 'KUBELET_CONFIG_DROPIN_DIR_ALPHA';
 
@@ -115,34 +117,27 @@ export function mergeConfigDropIns(
       };
     }
     if (json.kind !== 'object') continue;
+    // The final json.Unmarshal (non-strict): into the internal type (Go field names, 1.29) or
+    // into v1beta1 (JSON names). Unknown fields are ignored.
+    const typed = decodeInto(json, kubeletConfigurationType(minor)!, false);
+    if (typed.error !== undefined) {
+      const text = generation === 'versioned' ? typed.error : typed.error.replace(/(Go struct field \w+\.)(\w)/, (_m, pre: string, c: string) => `${pre}${c.toUpperCase()}`);
+      return { ok: false, reason: 'merge', path, error: `failed to unmarshal merged JSON into kubelet configuration: ${text}`, ...(generation === 'versioned' ? {} : { inexact: true as const }) };
+    }
+    ignoredFields.push(...typed.unknownFields.map((f) => `${path}: ${f}`));
+    const values = goValueToConfig(typed.value);
     for (const { key, value } of json.members) {
-      if (key === 'kind' || key === 'apiVersion') continue;
-      const goType = fields[key];
-      if (goType === undefined) {
-        ignoredFields.push(`${path}: ${key}`);
-        continue;
-      }
+      if (key === 'kind' || key === 'apiVersion' || !(key in fields)) continue;
       if (value.kind === 'null') {
         // internal: the patch deletes a key the base (Go names) does not have; versioned: the field is reset.
         if (generation === undefined && key in merged) return { undecidable: `${path} sets ${key} to null; whether that resets it on kubelet 1.${minor} is not pinned` };
         if (generation === 'versioned') delete merged[key];
         continue;
       }
-      const decoded = decodeValue(value, goType, key);
-      const typeError = decoded.abort ?? decoded.error;
-      if (typeError !== undefined) {
-        // The final json.Unmarshal: into the internal type (Go field names) or into v1beta1 (JSON names).
-        const text = generation === 'versioned' ? typeError : typeError.replace(`KubeletConfiguration.${key} `, `KubeletConfiguration.${key[0]!.toUpperCase()}${key.slice(1)} `);
-        return { ok: false, reason: 'merge', path, error: `failed to unmarshal merged JSON into kubelet configuration: ${text}`, ...(generation === 'versioned' ? {} : { inexact: true as const }) };
-      }
-      merged[key] = mergeValue(merged[key], toPlainValue(decoded.value, value));
+      merged[key] = mergeValue(merged[key], values[key]);
     }
   }
   return { ok: true, config: merged, ignoredFields };
-}
-
-function toPlainValue(decoded: unknown, raw: Parameters<typeof toPlain>[0]): unknown {
-  return decoded !== undefined ? decoded : toPlain(raw);
 }
 
 /** Objects merge key by key (structs and maps); everything else replaces. */

@@ -43,7 +43,7 @@ t.test('drop-ins apply in order: scalars and lists replace, structs and maps mer
       ...BASE,
       maxPods: 300,
       featureGates: { A: true, B: false },
-      authentication: { x509: { clientCAFile: '/ca.crt' }, webhook: { enabled: true, cacheTTL: '2m' } }, // nested values are kept as written
+      authentication: { x509: { clientCAFile: '/ca.crt' }, webhook: { enabled: true, cacheTTL: '2m0s' } },
       clusterDNS: ['10.0.0.10', '10.0.0.11'],
     },
     ignoredFields: [`${DIR}/sub/20-b.conf: notAField`],

@@ -120,6 +120,14 @@ t.test('unknown and wrongly cased fields are dropped with the lenient warning', 
   t.match(load(31, `${HEAD}failCgroupV1: false\n`), { ok: true, droppedFields: [], config: { failCgroupV1: false } });
 });
 
+t.test('unknown nested fields are dropped too, with their paths', async (t) => {
+  t.match(load(30, `${HEAD}authentication:\n  x509:\n    clientCaFile: /ca.crt\n`), {
+    ok: true,
+    droppedFields: ['authentication.x509.clientCaFile'],
+    lenientWarning: 'strict decoding error: unknown field "authentication.x509.clientCaFile"',
+  });
+});
+
 t.test('a repeated key: the last wins, strict decoding complains', async (t) => {
   const r = load(30, `${HEAD}maxPods: 20\nmaxPods: 30\n`);
   t.match(r, { ok: true, config: { maxPods: 30 }, duplicateFields: ['maxPods'] });
@@ -143,6 +151,15 @@ t.test('type errors are fatal', async (t) => {
   t.match(load(30, `${HEAD}systemReserved:\n  cpu: 1\n`), { error: /cannot unmarshal number into Go struct field KubeletConfiguration\.systemReserved of type string$/ });
   t.match(load(30, `${HEAD}registerWithTaints: {}\n`), { error: /cannot unmarshal object into Go struct field KubeletConfiguration\.registerWithTaints of type \[\]v1\.Taint$/ });
   t.match(load(30, `${HEAD}port: 99999999999\n`), { error: /cannot unmarshal number 99999999999 into Go struct field KubeletConfiguration\.port of type int32$/ });
+  // Nested struct fields have their Go types too (the innermost struct names the error).
+  t.match(load(30, `${HEAD}authentication:\n  anonymous:\n    enabled: "false"\n`), {
+    error: /failed to decode: json: cannot unmarshal string into Go struct field KubeletAnonymousAuthentication\.authentication\.anonymous\.enabled of type bool$/,
+  });
+  t.match(load(30, `${HEAD}authorization:\n  mode: 1\n`), {
+    error: /cannot unmarshal number into Go struct field KubeletAuthorization\.authorization\.mode of type v1beta1\.KubeletAuthorizationMode$/,
+  });
+  t.match(load(30, `${HEAD}authentication:\n  webhook:\n    cacheTTL: 2x\n`), { error: /failed to decode: time: unknown unit "x" in duration "2x"$/ });
+  t.match(load(30, `${HEAD}logging: text\n`), { error: /cannot unmarshal string into Go struct field KubeletConfiguration\.logging of type v1\.LoggingConfiguration$/ });
   // A type error wins over unknown fields (it is not a strict-decoding error).
   t.match(load(30, `${HEAD}bogus: 1\nport: "x"\n`), { ok: false, reason: 'invalid' });
 });
