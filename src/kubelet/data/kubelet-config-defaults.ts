@@ -7,12 +7,17 @@
  * (or null) value is replaced. Which one applies follows from the Go type in
  * kubelet-config-fields.ts (generated from kubernetes/kubelet config/v1beta1/types.go per tag).
  *
- * Provenance: values from defaults.go as remembered and cross-checked against the field docs in
- * kubernetes/kubelet config/v1beta1/types.go ("Default: …" lines) at tags v0.24.0..v0.36.0. [I]
+ * Provenance: the "Default: …" lines of kubernetes/kubelet config/v1beta1/types.go at v0.24.0,
+ * v0.30.0, v0.35.0 (compared by script, this worktree's history) and defaults.go copies in the
+ * code index (ids 16677878, 421944960: serializeImagePulls defaulting from maxParallelImagePulls;
+ * 56376181236: a third-party copy of release-1.34 defaults.go: podLogsDir "/var/log/pods",
+ * failCgroupV1 false, crashLoopBackOff / imagePullCredentialsVerificationPolicy defaulted only
+ * with their gates on, which node-check leaves unset).
  * Changes by minor: 1.27 raised eventRecordQPS 5->50, eventBurst 10->100, kubeAPIQPS 5->50,
- * kubeAPIBurst 10->100 (kubernetes PR #116121) and added containerRuntimeEndpoint; 1.30 added
- * containerLogMaxWorkers, containerLogMonitorInterval and podLogsDir; failCgroupV1 (1.31+)
- * defaults to false until 1.34 and to true from 1.35 (kubernetes PR #134298, CHANGELOG-1.35).
+ * kubeAPIBurst 10->100 (types.go docs v0.24.0 vs v0.30.0) and added containerRuntimeEndpoint; 1.30
+ * added containerLogMaxWorkers, containerLogMonitorInterval and podLogsDir; failCgroupV1 (1.31+)
+ * defaults to false until 1.34 and to true from 1.35 (types.go v0.34.0 / v0.35.0 docs).
+ * memoryThrottlingFactor was 0.8 in 1.24's docs and 0.9 in 1.30's: both valid, so 0.9 is used.
  */
 export interface DefaultRule {
   readonly field: string;
