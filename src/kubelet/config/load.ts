@@ -102,15 +102,16 @@ function dirOf(path: string): string {
 }
 
 /**
- * KubeletConfigurationPathRefs (pkg/kubelet/apis/config/helpers.go): staticPodPath,
- * authentication.x509.clientCAFile, tlsCertFile, tlsPrivateKeyFile, resolvConf, and from 1.30
- * podLogsDir. Relative non-empty paths are joined onto the config file's directory. [I: the
- * list is from memory of helpers.go, not re-read per minor]
+ * KubeletConfigurationPathRefs (pkg/kubelet/apis/config/helpers.go; copies in the code index, ids
+ * 67328437869, 7773280672, 456280723): staticPodPath, authentication.x509.clientCAFile,
+ * tlsCertFile, tlsPrivateKeyFile, resolvConf, then volumePluginDir, then podLogsDir (a field from
+ * 1.30). Relative non-empty paths are joined onto the config file's directory (filepath.Join).
+ * [I: volumePluginDir's first minor in the list is not pinned; taken as all of 1.24+]
  */
 export function resolveRelativePaths(minor: number, config: KubeletConfigObject, root: string): KubeletConfigObject {
   const out: KubeletConfigObject = { ...config };
   const fix = (v: unknown) => (typeof v === 'string' && v !== '' && !v.startsWith('/') ? goJoin(root, v) : v);
-  for (const key of ['staticPodPath', 'tlsCertFile', 'tlsPrivateKeyFile', 'resolvConf', ...(minor >= 30 ? ['podLogsDir'] : [])]) {
+  for (const key of ['staticPodPath', 'tlsCertFile', 'tlsPrivateKeyFile', 'resolvConf', 'volumePluginDir', ...(minor >= 30 ? ['podLogsDir'] : [])]) {
     if (key in out) out[key] = fix(out[key]);
   }
   const auth = out.authentication;

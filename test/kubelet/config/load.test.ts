@@ -196,6 +196,13 @@ t.test('apiVersion and kind', async (t) => {
   });
 });
 
+t.test('relative paths in the file are resolved before validation (podLogsDir from 1.30)', async (t) => {
+  t.match(load(30, `${HEAD}podLogsDir: pods\nvolumePluginDir: plugins\ntlsCertFile: ../pki/kubelet.crt\n`, '/etc/kubelet/config.yaml'), {
+    ok: true,
+    config: { podLogsDir: '/etc/kubelet/pods', volumePluginDir: '/etc/kubelet/plugins', tlsCertFile: '/etc/pki/kubelet.crt' },
+  });
+});
+
 t.test('a relative --config path is not decided here', async (t) => {
   t.match(loadKubeletConfigFile(30, 'config.yaml', Buffer.from(HEAD)), { undecidable: /relative/ });
 });
