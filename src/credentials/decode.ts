@@ -63,7 +63,7 @@ export type DecodeResult =
       readonly inexact?: true;
     };
 
-type Failure = Extract<DecodeResult, { ok: false }>;
+export type Failure = Extract<DecodeResult, { ok: false }>;
 
 const fail = (error: string, reason: DecodeFailureReason, inexact = false): Failure => ({ ok: false, error, reason, ...(inexact ? { inexact: true as const } : {}) });
 
@@ -144,7 +144,7 @@ function decode(bytes: Buffer, traits: KubeletTraits): DecodeResult {
  * utilyaml.IsJSONBuffer: the first rune that is not unicode.IsSpace is '{'. Such data goes to
  * the JSON serializer only, with no YAML fallback.
  */
-function isJsonBuffer(bytes: Uint8Array): boolean {
+export function isJsonBuffer(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; ) {
     const { rune, size } = decodeRune(bytes, i);
     if (!isGoSpace(rune) || size === 0) return rune === 0x7b;
@@ -166,7 +166,7 @@ const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty
  * case-insensitively, the last one winning; the first type error reported), then
  * schema.ParseGroupVersion.
  */
-function interpret(json: GoJson): { group: string; version: string; kind: string } | { error: Failure } {
+export function interpret(json: GoJson): { group: string; version: string; kind: string } | { error: Failure } {
   const typeError = (word: string, field?: string) => ({
     error: fail(
       `couldn't get version/kind; json parse error: json: cannot unmarshal ${word} into ${field === undefined ? `Go value of type ${FIND_KIND_TYPE}` : `Go struct field .${field} of type string`}`,

@@ -26,6 +26,10 @@ export type GoType =
   | { readonly kind: 'slice'; readonly elem: GoType }
   | { readonly kind: 'struct'; readonly pkg: string; readonly name: string; readonly fields: readonly GoField[] }
   | { readonly kind: 'duration' } // metav1.Duration: a json.Unmarshaler over a JSON string
+  | { readonly kind: 'int'; readonly name: string; readonly bits: 32 | 64 } // int32/int64 (or a named one)
+  | { readonly kind: 'float'; readonly name: string } // float64
+  | { readonly kind: 'map'; readonly elem: GoType } // map[string]T
+  | { readonly kind: 'opaque'; readonly name: string; readonly json: 'object' | 'array' | 'string' } // a type from another package: only its JSON kind is checked
   | { readonly kind: 'unmodelled' }; // a Go type node-check does not model: accepts anything
 
 export interface GoField {
@@ -37,6 +41,7 @@ export interface GoField {
 export type GoValue =
   | string
   | boolean
+  | number
   | null // a nil pointer or slice
   | { readonly duration: bigint }
   | GoValue[]
@@ -62,6 +67,10 @@ export function typeString(t: GoType): string {
     case 'slice': return `[]${typeString(t.elem)}`;
     case 'struct': return `${t.pkg}.${t.name}`;
     case 'duration': return 'v1.Duration';
+    case 'int': return t.name;
+    case 'float': return t.name;
+    case 'map': return `map[string]${typeString(t.elem)}`;
+    case 'opaque': return t.name;
     case 'unmodelled': return 'interface {}';
   }
 }
@@ -133,6 +142,50 @@ class DecodeState {
         if (json.kind === 'object') return this.struct(json, type, isStruct(current) ? current : {});
         if (json.kind !== 'null') this.typeError(json.kind, type);
         return current ?? {};
+      case 'int': {
+        if (json.kind === 'null') return current ?? 0;
+        if (json.kind !== 'number') {
+          this.typeError(json.kind, type);
+          return current ?? 0;
+        }
+        // strconv.ParseInt(literal, 10, 64), then the overflow check of the kind.
+        const limit = 1n << BigInt(type.bits - 1);
+        if (!/^-?\d+$/.test(json.text) || BigInt(json.text) >= limit || BigInt(json.text) < -limit) {
+          this.typeError(`number ${json.text}`, type);
+          return current ?? 0;
+        }
+        return Number(json.text);
+      }
+      case 'float':
+        if (json.kind === 'null') return current ?? 0;
+        if (json.kind !== 'number') {
+          this.typeError(json.kind, type);
+          return current ?? 0;
+        }
+        return Number(json.text);
+      case 'map': {
+        if (json.kind === 'null') return null;
+        if (json.kind !== 'object') {
+          this.typeError(json.kind, type);
+          return current ?? null;
+        }
+        // Go decodes into the existing map (keys are added); map keys do not join the error context.
+        const out: { [key: string]: GoValue } = isStruct(current) ? current : {};
+        const base = this.path;
+        for (const { key, value } of json.members) {
+          this.path = `${base}[${key}]`;
+          out[key] = this.decode(value, type.elem, out[key]);
+        }
+        this.path = base;
+        return out;
+      }
+      case 'opaque':
+        if (json.kind === 'null') return current ?? null;
+        if (json.kind !== type.json) {
+          this.typeError(json.kind, type);
+          return current ?? null;
+        }
+        return plainValue(json);
     }
   }
 
@@ -204,6 +257,22 @@ class DecodeState {
     if (this.strictErrors.length >= MAX_STRICT_ERRORS || this.seenStrict.has(key)) return;
     this.seenStrict.add(key);
     this.strictErrors.push(`${kind} ${goQuote(path)}`); // strictError.Error() uses strconv.Quote
+  }
+}
+
+/** Any JSON value as a GoValue (numbers as JS numbers), for types node-check does not model. */
+function plainValue(json: GoJson): GoValue {
+  switch (json.kind) {
+    case 'null': return null;
+    case 'bool': return json.value;
+    case 'number': return Number(json.text);
+    case 'string': return json.value;
+    case 'array': return json.items.map(plainValue);
+    case 'object': {
+      const out: { [key: string]: GoValue } = {};
+      for (const { key, value } of json.members) out[key] = plainValue(value);
+      return out;
+    }
   }
 }
 

@@ -1,0 +1,39 @@
+/**
+ * Version boundaries for kubelet's config loading, drop-in merging and ValidateKubeletConfiguration,
+ * with the copies of kubelet's source they come from. Code in src/kubelet/config/* reads these.
+ *
+ * A minor is identified by content: fields and rules present or absent compared with the tagged
+ * kubernetes/kubelet staging types (config/v1beta1/types.go at v0.<minor>.0).
+ */
+export const PROVENANCE = {
+  validation: [
+    { copy: 'pohly/kubernetes@8009c7380f67904b29d750cc7a19622167e1e07a pkg/kubelet/apis/config/validation/validation.go', minor: '~1.24/1.25 (no featureGate parameter, kc.Logging.ValidateAsField, TopologyManager gate checks, no maxParallelImagePulls rule)' },
+    { copy: 'code index id 4640499 pkg/kubelet/apis/config/validation/validation.go', minor: '1.30 (podLogsDir, containerLogMaxWorkers, NoSwap; no failCgroupV1 rule in this file)' },
+    { copy: 'code index id 9350235 validation_test.go', minor: '1.30-dev (containerLogMaxWorkers with UnlimitedSwap): expected messages, metav1.Duration printed as {1s}' },
+    { copy: 'openshift/kubernetes@4efe65b53215e070d53226d6d469541d7a9664ba validation.go', minor: 'OpenShift ~1.30/1.31 (podLogsDir, KubeletTracing gate check, no crashLoopBackOff rule) with the -compressible carry' },
+    { copy: 'kubernetes/kubernetes@001332b0422071acf4860769f18e34b5e9b7c1bc validation.go', minor: '1.37-dev (runOnce, draManagerReconcilePeriod, memoryReservationPolicy rules)' },
+    { copy: 'code index id 118416587 validation_linux.go', minor: '1.31-1.34 failCgroupV1 text' },
+    { copy: 'code index id 55075656156 (third-party kubelet 1.34 crash-loop log)', minor: '1.34 crashLoopBackOff / imagePullCredentialsVerificationPolicy gate texts' },
+  ],
+  loading: [
+    { copy: 'code index ids 19407212, 459846028, 363899748 (configfiles.go, codec.go)', minor: 'all: fsLoader.Load and DecodeKubeletConfiguration texts' },
+    { copy: 'kubernetes/kubernetes PR #119390 review thread', minor: '1.28: wrapper changed to "failed to load kubelet config file, path: P, error: E"' },
+  ],
+  dropIns: [
+    { copy: 'code index ids 6588515735, 46468843 (cmd/kubelet/app/server.go)', minor: '1.29-dev: merge over the internal type' },
+    { copy: 'openshift/kubernetes@02a40c20328dabc523ff3598a434a216e4d26085 cmd/kubelet/app/server.go', minor: '>=1.33 (MergeDefaultEvictionSettings, watchdog): versioned merge with GVK checks' },
+    { copy: 'kubernetes/kubernetes@001332b0422071acf4860769f18e34b5e9b7c1bc cmd/kubelet/app/server.go', minor: '1.37-dev: same as above, plus skipped-file logging' },
+  ],
+} as const;
+
+/** The minor whose validation.go was read in full. */
+export const VALIDATION_VERIFIED_MINOR = 30;
+
+/** First upstream minor whose types.go documents the -compressible enforceNodeAllocatable values. */
+export const UPSTREAM_COMPRESSIBLE_FIRST_MINOR = 36;
+/** First OpenShift minor taken to carry them (the fork copy is ~1.30/1.31: 1.30 stays undecidable). */
+export const OPENSHIFT_COMPRESSIBLE_FIRST_MINOR = 31;
+
+/** Drop-in merge generations: internal up to here, versioned from VERSIONED_FROM; between: unknown. */
+export const DROPIN_INTERNAL_UNTIL = 29;
+export const DROPIN_VERSIONED_FROM = 33;
