@@ -3,12 +3,9 @@
  * flags, and records a PathFact for every file kubelet's credential-provider registration would
  * touch under any modelled version. Produces a NodeModel; decides nothing.
  */
-import { parse as parseYaml } from 'yaml';
 import { RootFs, goErrnoText } from '../host/root-fs.js';
 import { parseElf, EXECUTABLE_HEAD_BYTES, machineOfNodeArch } from '../host/elf.js';
-import type { FileTable, KubeletConfigFacts, NodeModel, PathFact } from '../model/node.js';
-import type { FeatureGates } from '../kubelet/feature-gates.js';
-import { featureGatesOf } from '../kubelet/feature-gates.js';
+import type { FileContent, FileTable, KubeletConfigFacts, NodeModel, PathFact } from '../model/node.js';
 import { CredentialFlag, lastValue, locateKubelet, parseKubeletFlags } from '../kubelet/flags.js';
 import { loadService } from '../systemd/load-service.js';
 import { parseEnvFile } from '../systemd/env-file.js';
@@ -117,28 +114,33 @@ function collectCredentialFacts(
   }
 }
 
-/** Feature gates from --config and --config-dir; everything else in those files is kubelet's business. */
+/** The --config file and the --config-dir drop-ins, as bytes: what they mean depends on the kubelet minor. */
 function readKubeletConfig(fs: RootFs, configFile: string | undefined, configDir: string | undefined): KubeletConfigFacts {
   const facts: { -readonly [K in keyof KubeletConfigFacts]: KubeletConfigFacts[K] } = {};
-  if (configFile) {
-    const read = readYamlDocument(fs, configFile);
-    facts.configFile = 'problem' in read ? { path: configFile, problem: read.problem } : { path: configFile, featureGates: featureGatesOf(read.document) };
-  }
+  if (configFile) facts.configFile = { path: configFile, content: readContent(fs, configFile) };
   if (configDir) {
-    const dropIns: { path: string; featureGates?: FeatureGates }[] = [];
-    const problem = walkConfFiles(fs, configDir, (path) => {
-      const read = readYamlDocument(fs, path);
-      dropIns.push('problem' in read ? { path } : { path, featureGates: featureGatesOf(read.document) });
-    });
-    facts.configDir = problem ? { path: configDir, dropIns, problem } : { path: configDir, dropIns };
+    const dropIns: { path: string; content: FileContent }[] = [];
+    const walked = walkConfFiles(fs, configDir, (path) => dropIns.push({ path, content: readContent(fs, path) }));
+    facts.configDir = { path: configDir, dropIns, ...(walked.problem ? { problem: walked.problem } : {}), ...(walked.missing ? { missing: true } : {}) };
   }
   return facts;
 }
 
+/** Kubelet reads config files whole; past the bound node-check answers "cannot tell" (EFBIG). */
+const KUBELET_CONFIG_MAX_BYTES = 4 * 1024 * 1024;
+
+function readContent(fs: RootFs, path: string): FileContent {
+  const read = fs.readFile(path, KUBELET_CONFIG_MAX_BYTES);
+  return read.ok ? read.data : { errno: read.code };
+}
+
 /** kubelet's --config-dir walk: filepath.WalkDir (lexical, recursive), files ending in ".conf". */
-function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, depth = 0): string | undefined {
+function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, depth = 0): { problem?: string; missing?: boolean } {
   const listed = fs.readdir(dir);
-  if (!listed.ok) return depth === 0 && listed.code !== 'ENOENT' ? `cannot read ${dir}: ${goErrnoText(listed.code)}` : undefined;
+  if (!listed.ok) {
+    if (depth > 0) return {};
+    return { problem: `cannot read ${dir}: ${goErrnoText(listed.code)}`, ...(listed.code === 'ENOENT' ? { missing: true } : {}) };
+  }
   for (const entry of [...listed.entries].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)))) {
     const path = goJoin(dir, entry.name);
     if (entry.isDirectory) {
@@ -147,17 +149,7 @@ function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, d
       visit(path);
     }
   }
-  return undefined;
-}
-
-function readYamlDocument(fs: RootFs, path: string): { document: unknown } | { problem: string } {
-  const read = fs.readFile(path, 1024 * 1024);
-  if (!read.ok) return { problem: `cannot read ${path}: ${goErrnoText(read.code)}` };
-  try {
-    return { document: parseYaml(read.data.toString('utf8'), { maxAliasCount: 100, uniqueKeys: false }) };
-  } catch (error) {
-    return { problem: `${path}: ${(error as Error).message.split('\n')[0]}` };
-  }
+  return {};
 }
 
 function machineOfFile(fs: RootFs, nodePath: string): string | undefined {

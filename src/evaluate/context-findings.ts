@@ -81,18 +81,6 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
     });
   }
 
-  const { configFile, configDir } = model.kubeletConfig;
-  for (const source of [configFile, configDir]) {
-    if (source?.problem) {
-      findings.push({
-        id: 'kubelet-config-problem',
-        severity: 'warning',
-        message: `${source.problem}; kubelet will not start with it (a problem unrelated to credential providers).`,
-        path: source.path,
-        remediation: `Correct ${source.path}.`,
-      });
-    }
-  }
   return findings;
 }
 

@@ -28,6 +28,10 @@ import { DROP_IN_NAME, dropInPath, FALLBACK_STATE_PATH, filteredConfigPath } fro
 import { commentSafe, dropInHeader, fallbackDigest, serializeFallbackState, type FallbackState } from './state.js';
 import { emptyPlan, type FallbackPlan, type FallbackRefusal, type FallbackWrite } from './plan-types.js';
 import { planRevert } from './revert-plan.js';
+import { StartContext } from '../start/start-context.js';
+import { simulateStart } from '../start/simulate-start.js';
+import { START_SEQUENCE } from '../start/start-sequence.js';
+import { credentialProvidersStep } from '../start/steps/credential-providers.js';
 
 export type { FallbackAction, FallbackPlan, FallbackRefusal, FallbackWrite } from './plan-types.js';
 export { planRevert } from './revert-plan.js';
@@ -64,8 +68,10 @@ export function planFallback(input: FallbackPlanInput): FallbackPlan {
   const undecided = contextFindings(model, model.kubeletVersion ? parseKubeletVersion(model.kubeletVersion.text) : undefined).find((f) => f.id === 'cannot-decide');
   if (undecided) return refuse('undecidable', undecided.message);
   if (!model.kubelet || !model.service.execStart) return refuse('undecidable', `No kubelet command line was found in ${unit}.`);
-  const unrelated = unrelatedFailure(model);
-  if (unrelated) return refuse('not-credential', `Kubelet would not start for a reason the fallback cannot change: ${unrelated}.`);
+  const unrelated = unrelatedFailure(model, traits);
+  if (unrelated) return refuse(unrelated.refusal, unrelated.refusal === 'not-credential'
+    ? `Kubelet would not start for a reason the fallback cannot change: ${unrelated.reason}.`
+    : `node-check cannot tell whether kubelet gets as far as its credential providers: ${unrelated.reason}.`);
 
   const flags = credentialFlags(model);
   const settled = (why: string): FallbackPlan =>
@@ -298,16 +304,15 @@ function expectedOccurrences(name: string, before: KubeletFlags, change: Credent
   return before.occurrences.get(name) ?? [];
 }
 
-/** Problems that stop kubelet whatever its credential flags say. */
-function unrelatedFailure(model: NodeModel): string | undefined {
-  const refused = model.service.diagnostics.find((d) => d.systemdRefuses);
-  if (refused) return `systemd refuses ${model.service.unitName} (${refused.message})`;
-  const flags = model.kubelet?.flags;
-  if (flags && flags.missingValue.length > 0) return `flag --${flags.missingValue[0]} has no value`;
-  if (flags && flags.positional.length > 0) return `it gets an argument that is not a flag (${JSON.stringify(flags.positional[0])})`;
-  const { configFile, configDir } = model.kubeletConfig;
-  const problem = configFile?.problem ?? configDir?.problem;
-  return problem ? `${problem}` : undefined;
+/**
+ * What stops kubelet before its credential providers, whatever its credential flags say: the
+ * start sequence replayed up to registration. The fallback only ever removes credential providers.
+ */
+function unrelatedFailure(model: NodeModel, traits: KubeletTraits): { refusal: 'not-credential' | 'undecidable'; reason: string } | undefined {
+  const start = simulateStart(new StartContext(model, traits.minor, traits, model.flavor?.flavor ?? 'upstream'), START_SEQUENCE);
+  if (start.failure && start.failure.checkId !== credentialProvidersStep.id) return { refusal: 'not-credential', reason: start.failure.kubeletError };
+  const undecided = start.undecided.find((step) => step.checkId !== credentialProvidersStep.id);
+  return undecided ? { refusal: 'undecidable', reason: undecided.reason } : undefined;
 }
 
 /** A drop-in applied after ours (by file name, across directories) that sets ExecStart= itself. */

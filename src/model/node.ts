@@ -5,7 +5,6 @@
  */
 import type { ErrnoCode, DirEntryFacts } from '../host/root-fs.js';
 import type { KubeletFlags, KubeletInvocation } from '../kubelet/flags.js';
-import type { FeatureGates } from '../kubelet/feature-gates.js';
 import type { ServiceModel } from './service.js';
 import type { FlavorDecision } from '../kubelet/flavor.js';
 
@@ -43,11 +42,17 @@ export type PathFact =
 
 export type FileTable = Readonly<Record<string, PathFact>>;
 
+/** A file's bytes, or the errno kubelet would meet reading it. */
+export type FileContent = Buffer | { readonly errno: ErrnoCode };
+
 export interface KubeletConfigFacts {
-  /** --config file, when given. */
-  readonly configFile?: { readonly path: string; readonly featureGates?: FeatureGates; readonly problem?: string };
-  /** --config-dir drop-ins (*.conf, lexical order), when given. */
-  readonly configDir?: { readonly path: string; readonly dropIns: readonly { path: string; featureGates?: FeatureGates }[]; readonly problem?: string };
+  /** --config file, when given: read whole (kubelet decodes it per version, src/kubelet/config/). */
+  readonly configFile?: { readonly path: string; readonly content: FileContent };
+  /**
+   * --config-dir, when given: its *.conf files in kubelet's walk order (filepath.WalkDir, lexical,
+   * recursive); `problem` when the directory itself cannot be walked.
+   */
+  readonly configDir?: { readonly path: string; readonly dropIns: readonly { readonly path: string; readonly content: FileContent }[]; readonly problem?: string; readonly missing?: boolean };
 }
 
 export interface NodeModel {

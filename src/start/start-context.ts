@@ -17,6 +17,8 @@ import { CredentialFlag, lastValue } from '../kubelet/flags.js';
 import { commandLineFinding, type CommandLineVerdict } from '../kubelet/command-line/findings.js';
 import type { CommandLineParse } from '../kubelet/command-line/parse-command-line.js';
 import { formatFatalLine } from '../kubelet/data/start-sequence.js';
+import { loadKubeletConfigFile, mergeConfigDropIns, type KubeletConfigObject, type LoadResult, type MergeResult } from '../kubelet/config/index.js';
+import { applyFlagPrecedence } from './flag-precedence.js';
 
 export class StartContext {
   private readonly memo = new Map<string, unknown>();
@@ -43,15 +45,17 @@ export class StartContext {
     return formatFatalLine(this.minor, err);
   }
 
+  /**
+   * The host's cgroup version, for failCgroupV1: only known on the live root (host facts); any
+   * other root is 'not-checked' and never changes the verdict.
+   */
+  get cgroupV2(): boolean | 'not-checked' | undefined {
+    return 'not-checked';
+  }
+
   /** The credential flags, or undefined when kubelet registers no providers (both absent or empty). */
   get credentialFlags(): CredentialFlags | undefined {
     return this.once('credentialFlags', () => credentialFlags(this.model));
-  }
-
-  /** Whether --config-dir drop-ins take part at this minor (1.28-1.29 only with KUBELET_CONFIG_DROPIN_DIR_ALPHA). */
-  get configDropInsApply(): boolean {
-    const { configDir } = this.traits;
-    return configDir === 'supported' || (configDir === 'alpha-env' && 'KUBELET_CONFIG_DROPIN_DIR_ALPHA' in this.model.kubeletEnvironment);
   }
 
   /** --feature-gates, every occurrence merged (cliflag.MapStringBool; bad values fail step 1 first). */
@@ -63,18 +67,53 @@ export class StartContext {
     });
   }
 
+  /** Step 4: the --config file read and decoded as this minor does (undefined without --config). */
+  get configLoad(): LoadResult | undefined {
+    return this.once('configLoad', () => {
+      const file = this.model.kubeletConfig.configFile;
+      return file ? loadKubeletConfigFile(this.minor, file.path, file.content) : undefined;
+    });
+  }
+
+  /** Step 5: the --config-dir drop-ins merged over the file (undefined without --config-dir). */
+  get dropInMerge(): MergeResult | undefined {
+    return this.once('dropInMerge', () => {
+      const dir = this.model.kubeletConfig.configDir;
+      if (!dir || dir.problem) return undefined;
+      const load = this.configLoad;
+      const base = load && 'ok' in load && load.ok ? load.config : {};
+      return mergeConfigDropIns(this.minor, base, dir.dropIns, this.model.kubeletEnvironment, dir.path);
+    });
+  }
+
+  /**
+   * The configuration kubelet validates: the file, the drop-ins, then the flags again
+   * (kubeletConfigFlagPrecedence). Steps 4-5 passed when this is read; without --config and
+   * --config-dir it is the flags alone (kubelet's defaults fill the rest).
+   */
+  get effectiveConfig(): KubeletConfigObject {
+    return this.once('effectiveConfig', () => {
+      const merge = this.dropInMerge;
+      const load = this.configLoad;
+      const base = merge && 'ok' in merge && merge.ok ? merge.config : load && 'ok' in load && load.ok ? load.config : {};
+      return applyFlagPrecedence(this.minor, base, this.model.kubelet?.flags.occurrences ?? new Map());
+    });
+  }
+
   /**
    * What kubelet hands SetFromMap the second time, after loading --config and --config-dir: the
-   * file's featureGates, each drop-in's merged over it, then the flags again (flags win per key,
-   * kubeletConfigFlagPrecedence). Undefined when kubelet has neither, and makes no second call.
+   * merged configuration's featureGates with the flags' over them. Undefined when kubelet has
+   * neither, and makes no second call.
    */
   get configGateRequests(): Readonly<Record<string, boolean>> | undefined {
     return this.once('configGateRequests', () => {
       const { configFile, configDir } = this.model.kubeletConfig;
-      const dropIns = this.configDropInsApply ? (configDir?.dropIns ?? []) : [];
-      if (!configFile && dropIns.length === 0 && !configDir) return undefined;
-      const merged: Record<string, boolean> = { ...(configFile?.featureGates ?? {}) };
-      for (const dropIn of dropIns) Object.assign(merged, dropIn.featureGates ?? {});
+      if (!configFile && !configDir) return undefined;
+      const gates = this.effectiveConfig['featureGates'];
+      const merged: Record<string, boolean> = {};
+      if (gates && typeof gates === 'object') {
+        for (const [name, value] of Object.entries(gates as Record<string, unknown>)) if (typeof value === 'boolean') merged[name] = value;
+      }
       return { ...merged, ...this.flagGateRequests };
     });
   }

@@ -7,6 +7,7 @@ import type { StartCheck } from './start-check.js';
 import { credentialProvidersStep } from './steps/credential-providers.js';
 import { commandLineStep, flagValidationStep } from './steps/command-line.js';
 import { gatesFromConfigStep, gatesFromFlagsStep } from './steps/feature-gates.js';
+import { configDropInsStep, configFileStep, configValidationStep } from './steps/kubelet-config.js';
 
 export const START_SEQUENCE: readonly StartCheck[] = [
   // 1, 1b. pflag parses the command line; a stray word is "unknown command".
@@ -15,8 +16,14 @@ export const START_SEQUENCE: readonly StartCheck[] = [
   gatesFromFlagsStep,
   // 3. ValidateKubeletFlags.
   flagValidationStep,
+  // 4. The --config file.
+  configFileStep,
+  // 5. The --config-dir drop-ins (1.28+).
+  configDropInsStep,
   // 6. Feature gates again, from the merged --config / --config-dir and the flags.
   gatesFromConfigStep,
+  // 8. ValidateKubeletConfiguration (the logging step 7 is not modelled).
+  configValidationStep,
   // 11. NewMainKubelet → credential provider registration.
   credentialProvidersStep,
 ];

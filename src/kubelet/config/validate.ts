@@ -29,11 +29,15 @@ import { KUBELET_CONFIG_FIELDS } from '../data/kubelet-config-fields.js';
 import { OPENSHIFT_COMPRESSIBLE_FIRST_MINOR, UPSTREAM_COMPRESSIBLE_FIRST_MINOR, VALIDATION_VERIFIED_MINOR } from '../data/kubelet-config-validation.js';
 import type { KubeletConfigObject } from './decode.js';
 
-export type KubeletFlavor = 'upstream' | 'openshift';
+export type { KubeletFlavor } from '../flavor.js';
+import type { KubeletFlavor } from '../flavor.js';
 
 export interface ValidationHost {
-  /** true: unified cgroup v2; false: cgroup v1; undefined: not known. */
-  readonly cgroupV2?: boolean;
+  /**
+   * true: unified cgroup v2; false: cgroup v1; undefined: not known; 'not-checked': a root other than
+   * the live host, whose cgroup version is not a file fact (the caller reports it as not checked).
+   */
+  readonly cgroupV2?: boolean | 'not-checked';
 }
 
 export interface ValidationOptions {
@@ -360,7 +364,7 @@ export function validateKubeletConfiguration(
 
   // validation_linux.go: failCgroupV1 (1.31+). 1.31-1.34 wording per research §3.3; 1.35+ seen in a
   // third-party log. No "invalid configuration:" prefix.
-  if (minor >= 31 && kc.failCgroupV1 === true) {
+  if (minor >= 31 && kc.failCgroupV1 === true && host.cgroupV2 !== 'not-checked') {
     if (host.cgroupV2 === undefined) return { undecidable: 'failCgroupV1 is true and the host cgroup version is not known' };
     if (!host.cgroupV2) {
       errors.push(

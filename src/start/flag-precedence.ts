@@ -1,0 +1,86 @@
+/**
+ * kubeletConfigFlagPrecedence (cmd/kubelet/app/server.go, 1.24-1.36): once --config and
+ * --config-dir are merged, kubelet parses its command line again into that configuration, so a
+ * flag bound to a KubeletConfiguration field wins over the file. Map flags (cliflag.MapStringString,
+ * MapStringBool) replace the file's map on their first Set and merge their later ones; kubelet
+ * then adds back the file's feature gates the flags did not name. Values were checked by step 1.
+ *
+ * Types whose config rendering node-check does not model (taints, reserved memory, klog's vmodule,
+ * quantities, the static-pod URL header) are left as the file has them: they bind only fields
+ * that node-check's validation does not read (src/kubelet/config/validate.ts `notValidated`).
+ */
+import type { KubeletConfigObject } from '../kubelet/config/index.js';
+import { kubeletFlagsFor } from '../kubelet/command-line/flag-table.js';
+import { goParseBool } from '../kubelet/command-line/strconv.js';
+import { parseFeatureGateFlag } from '../kubelet/feature-gates.js';
+
+export function applyFlagPrecedence(minor: number, config: KubeletConfigObject, occurrences: ReadonlyMap<string, readonly string[]>): KubeletConfigObject {
+  const table = kubeletFlagsFor(minor);
+  if (!table) return config;
+  const result: Record<string, unknown> = { ...config };
+  for (const [name, values] of occurrences) {
+    const spec = table.get(name);
+    if (!spec?.configField || spec.configField.includes('.') || values.length === 0) continue;
+    const value = convert(spec.type, values);
+    if (value !== undefined) result[spec.configField] = value;
+  }
+  const fileGates = config['featureGates'];
+  if (occurrences.has('feature-gates') && fileGates && typeof fileGates === 'object') {
+    result['featureGates'] = { ...(fileGates as Record<string, unknown>), ...(result['featureGates'] as Record<string, unknown>) };
+  }
+  return result;
+}
+
+function convert(type: string, values: readonly string[]): unknown {
+  const last = values[values.length - 1]!;
+  switch (type) {
+    case 'bool':
+    case 'goBool': {
+      const parsed = goParseBool(last);
+      return parsed.ok ? parsed.value : undefined;
+    }
+    case 'string':
+    case 'ip':
+    case 'duration':
+      // Durations stay Go duration strings, as in a decoded KubeletConfiguration.
+      return last;
+    case 'int32':
+    case 'int':
+    case 'int64':
+    case 'verbosity': {
+      const n = Number(last.trim());
+      return Number.isFinite(n) ? n : undefined;
+    }
+    case 'float64': {
+      const n = Number(last.trim());
+      return Number.isNaN(n) ? undefined : n;
+    }
+    case 'stringSlice':
+      return values.flatMap((v) => (v === '' ? [] : v.split(',').map((s) => s.trim())));
+    case 'mapStringBool': {
+      const merged: Record<string, boolean> = {};
+      for (const v of values) Object.assign(merged, parseFeatureGateFlag(v).gates);
+      return merged;
+    }
+    case 'mapStringString':
+      return pairs(values, ',', '=');
+    case 'mapStringStringNoSplit':
+      return pairs(values, undefined, '=');
+    case 'langleMapStringString':
+      return pairs(values, ',', '<');
+    default:
+      return undefined;
+  }
+}
+
+function pairs(values: readonly string[], itemSeparator: string | undefined, keySeparator: string): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const value of values) {
+    for (const item of itemSeparator ? value.split(itemSeparator) : [value]) {
+      const s = item.trim();
+      const at = s.indexOf(keySeparator);
+      if (at > 0) map[s.slice(0, at).trim()] = s.slice(at + 1).trim();
+    }
+  }
+  return map;
+}

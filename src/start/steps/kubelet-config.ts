@@ -1,0 +1,104 @@
+/**
+ * Kubelet's start steps 4, 5 and 8 (cmd/kubelet/app/server.go, 1.24-1.36): the --config file is
+ * read and decoded (an empty file, an unknown kind or a syntax error is fatal; unknown fields are
+ * dropped with a warning), the --config-dir drop-ins are merged (1.28+; 1.28-1.29 only with
+ * KUBELET_CONFIG_DROPIN_DIR_ALPHA), and ValidateKubeletConfiguration checks the result with the
+ * flags applied over it. Decoding, merging and validation per minor live in src/kubelet/config/.
+ */
+import type { Finding } from '../../model/findings.js';
+import type { StartCheck, StartFailure, StepOutcome } from '../start-check.js';
+import { PASS } from '../start-check.js';
+import type { StartContext } from '../start-context.js';
+import { kubeletConfigFileError, validateKubeletConfiguration } from '../../kubelet/config/index.js';
+import { wrapStepError } from '../../kubelet/data/start-sequence.js';
+
+export const configFileStep: StartCheck = {
+  id: 'kubelet-config-file',
+  title: 'Kubelet reads and decodes its --config file',
+  stage: 'kubelet',
+  appliesTo: () => true,
+  run(context) {
+    const load = context.configLoad;
+    const path = context.model.kubeletConfig.configFile?.path;
+    if (!load || path === undefined) return PASS;
+    if ('undecidable' in load) return { undecidable: `node-check cannot read ${path} as kubelet 1.${context.minor} does: ${load.undecidable}`, path };
+    if (!load.ok) {
+      const findingId = { unreadable: 'kubelet-config-unreadable', empty: 'kubelet-config-empty', invalid: 'kubelet-config-invalid', 'wrong-kind': 'kubelet-config-invalid' }[load.reason];
+      return fail(context, {
+        findingId,
+        message: `Kubelet 1.${context.minor} cannot load its --config file ${path}: ${load.error}.`,
+        remediation: load.reason === 'unreadable' ? `Restore ${path} (kubeadm and the machine-config daemon write it), or correct --config.` : `Correct ${path}: it must be a KubeletConfiguration (apiVersion: kubelet.config.k8s.io/v1beta1) in YAML or JSON.`,
+        kubeletError: kubeletConfigFileError(context.minor, path, load.error),
+        path,
+        ...(load.inexact ? { inexact: true } : {}),
+      });
+    }
+    const findings: Finding[] = load.droppedFields.length === 0 ? [] : [{
+      id: 'kubelet-config-fields-ignored',
+      severity: 'warning',
+      message: `Kubelet 1.${context.minor} does not know ${load.droppedFields.length === 1 ? 'the field' : 'the fields'} ${load.droppedFields.map((f) => `"${f}"`).join(', ')} in ${path}: it logs a warning, drops ${load.droppedFields.length === 1 ? 'it' : 'them'} and starts without the setting.`,
+      path,
+      remediation: `Remove or correct ${load.droppedFields.length === 1 ? 'the field' : 'the fields'} in ${path}, or run a kubelet that knows ${load.droppedFields.length === 1 ? 'it' : 'them'}.`,
+    }];
+    return { pass: true, findings };
+  },
+};
+
+export const configDropInsStep: StartCheck = {
+  id: 'kubelet-config-dropins',
+  title: 'Kubelet merges its --config-dir drop-ins',
+  stage: 'kubelet',
+  appliesTo: () => true,
+  run(context) {
+    const dir = context.model.kubeletConfig.configDir;
+    if (!dir) return PASS;
+    if (dir.problem) {
+      // A missing directory is fatal for kubelet (WalkDir), but units usually create it in an
+      // ExecStartPre (OpenShift: mkdir --parents /etc/openshift/kubelet.conf.d), which node-check does not replay.
+      return { undecidable: `--config-dir ${dir.path}: ${dir.problem}${dir.missing ? '; kubelet fails unless something creates it before kubelet starts' : ''}`, path: dir.path };
+    }
+    const merge = context.dropInMerge;
+    if (!merge) return PASS;
+    if ('undecidable' in merge) return { undecidable: `node-check cannot merge the drop-ins of ${dir.path} as kubelet 1.${context.minor} does: ${merge.undecidable}`, path: dir.path };
+    if (merge.ok) return PASS;
+    const inner = merge.error;
+    return fail(context, {
+      findingId: merge.reason === 'env-missing' ? 'kubelet-config-dropin-env-missing' : 'kubelet-config-dropin-invalid',
+      message: merge.reason === 'env-missing'
+        ? `Kubelet 1.${context.minor} only reads --config-dir ${dir.path} with the environment variable KUBELET_CONFIG_DROPIN_DIR_ALPHA set, and the unit does not set it.`
+        : `Kubelet 1.${context.minor} cannot merge the drop-ins of --config-dir ${dir.path}: ${inner}.`,
+      remediation: merge.reason === 'env-missing'
+        ? 'Add Environment="KUBELET_CONFIG_DROPIN_DIR_ALPHA=" to the kubelet unit, or run kubelet 1.30 or newer, or drop --config-dir.'
+        : `Correct ${merge.path ?? dir.path}: each *.conf drop-in must be a KubeletConfiguration with apiVersion and kind.`,
+      kubeletError: wrapStepError(context.minor, 'merge-dropins', inner) ?? `failed to merge kubelet configs: ${inner}`,
+      path: merge.path ?? dir.path,
+      ...(merge.inexact || merge.reason === 'env-missing' ? { inexact: true } : {}),
+    });
+  },
+};
+
+export const configValidationStep: StartCheck = {
+  id: 'kubelet-config-validation',
+  title: 'ValidateKubeletConfiguration',
+  stage: 'kubelet',
+  appliesTo: () => true,
+  run(context) {
+    const where = context.model.kubeletConfig.configFile?.path;
+    const result = validateKubeletConfiguration(context.minor, context.effectiveConfig, (gate) => context.gateEnabled(gate), { cgroupV2: context.cgroupV2 }, { flavor: context.flavor });
+    if ('undecidable' in result) return { undecidable: `node-check cannot tell whether kubelet 1.${context.minor} accepts its configuration: ${result.undecidable}`, ...(where ? { path: where } : {}) };
+    if (result.ok) return PASS;
+    return fail(context, {
+      findingId: 'kubelet-config-validation',
+      message: `Kubelet 1.${context.minor} refuses its configuration${where ? ` (${where} and the flags)` : ''}: ${result.error}.`,
+      remediation: `Correct the fields named in the message${where ? ` in ${where} (or the flags that set them)` : ' (flags in the unit)'}.`,
+      kubeletError: wrapStepError(context.minor, 'validate-config', result.error) ?? `failed to validate kubelet configuration, error: ${result.error}`,
+      ...(where ? { path: where } : {}),
+      ...(result.inexact ? { inexact: true } : {}),
+    });
+  },
+};
+
+function fail(context: StartContext, failure: Omit<StartFailure, 'logLine' | 'exitStatus'>): StepOutcome {
+  const logLine = context.fatalLogLine(failure.kubeletError);
+  return { fail: { ...failure, exitStatus: 1, ...(logLine ? { logLine } : {}) } };
+}
