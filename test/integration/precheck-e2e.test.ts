@@ -137,6 +137,13 @@ t.test('node-check-precheck.service reports what systemd does not say, before ku
     const lastPrecheck = all.map((e, i) => (e['_SYSTEMD_UNIT'] === PRECHECK || e['UNIT'] === PRECHECK || e['OBJECT_SYSTEMD_UNIT'] === PRECHECK ? i : -1)).filter((i) => i >= 0).pop() ?? -1;
     const firstFailure = all.findIndex((e) => String(e['MESSAGE']) === predicted?.kubeletError);
     t.ok(lastPrecheck >= 0 && firstFailure > lastPrecheck, 'the precheck ran (and finished) before kubelet failed');
+
+    // Restart=always: systemd's own restart job pulls the precheck in again (it is WantedBy kubelet).
+    const deadline = Date.now() + 30_000;
+    while (Number((await show(node, KUBELET, ['NRestarts']))['NRestarts']) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    t.ok(Number((await show(node, KUBELET, ['NRestarts']))['NRestarts']) >= 1, 'systemd restarted kubelet on its own');
+    const runs = new Set((await node.journal(['-u', PRECHECK, '_PID=1'])).map((e) => String(e['INVOCATION_ID'] ?? '')).filter(Boolean));
+    t.ok(runs.size >= 2, `the precheck ran again before the automatic restart (${runs.size} runs)`);
   });
 
   t.test('with the file back but no kubelet binary: 203/EXEC with the predicted lines', async (t) => {
