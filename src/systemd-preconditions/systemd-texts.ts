@@ -15,7 +15,7 @@ export const PROVENANCE = {
     },
     {
       what: 'newer src/core (PidRef era, v255+), inferred version',
-      how: 'systemd/systemd src/core/service.c (index id 74416430, uses PidRef and EXEC_WRITE_CREDENTIALS): "Failed to spawn \'start-pre\' task: %m" / "Failed to spawn \'start\' task: %m", result still resources; src/core/execute.c with the sd-executor (index ids 9940432, 210785300) still logs "Failed to load environment files: %m" in PID 1; executor.c (ids 7794756188, 279805485) still logs "Failed at step %s spawning %s: %m". PidRef arrived in v255 [I]; which of 253/254 already says "spawn" was not pinned.',
+      how: 'systemd/systemd src/core/service.c (index id 74416430, uses PidRef and EXEC_WRITE_CREDENTIALS): "Failed to spawn \'start-pre\' task: %m" / "Failed to spawn \'start\' task: %m", result still resources; src/core/execute.c with the sd-executor (index ids 9940432, 210785300) still logs "Failed to load environment files: %m" in PID 1; executor.c (ids 7794756188, 279805485) still logs "Failed at step %s spawning %s: %m". PidRef arrived in v255 [I]. Every stored version saying "spawn" (service.c 74416430, socket.c 125800318, 3917112) uses PidRef; none without it, so 253/254 are taken as "run" (unverified).',
     },
     {
       what: 'ExecSearchPath=/find_executable in the child, from v250 [I]',
@@ -39,6 +39,7 @@ export function systemdTexts(version: number | undefined): SystemdTexts {
   if (version <= 239) return { taskVerb: 'run', locatesExecutable: false, verified: version === 239 };
   if (version < 250) return { taskVerb: 'run', locatesExecutable: false, verified: false };
   if (version <= 252) return { taskVerb: 'run', locatesExecutable: true, verified: version === 252 };
-  if (version < 255) return { taskVerb: 'spawn', locatesExecutable: true, verified: false };
+  // Every stored service.c/socket.c saying "spawn" also uses PidRef (v255+), none without it.
+  if (version < 255) return { taskVerb: 'run', locatesExecutable: true, verified: false };
   return { taskVerb: 'spawn', locatesExecutable: true, verified: false };
 }
