@@ -10,7 +10,7 @@ export const NEWEST_MINOR = 36;
 export const PROVENANCE = {
   swap: [
     'kubernetes/kubernetes pkg/kubelet/cm/container_manager_linux.go NewContainerManager, index ids 7785341280, 39931533453, 53973002259 (os.ReadFile, "File does not exist, assuming that swap is disabled") and container_manager_linux_test.go id 1214797889 (ioutil + golang/mock, <=1.29): "running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false. /proc/swaps contained: %v" (swapLines); the same line is in the diff context of kubernetes/kubernetes #122241 (Dec 2023, 1.30 development).',
-    'newest: container_manager_linux.go id 6101079 (NewContainerManager(ctx, ...), swap.IsSwapOn()): "running with swap on is not supported, please disable swap or set --fail-swap-on flag to false" (no /proc/swaps contents; pkg/kubelet/util/swap logs them as "Swap is on"); third-party kubelet v1.36.1 log shows this text. The minor of the change (1.30..1.36) was NOT pinned: those minors are marked verified: false.',
+    'newest: container_manager_linux.go id 6101079 (NewContainerManager(ctx, ...), swap.IsSwapOn()): "running with swap on is not supported, please disable swap or set --fail-swap-on flag to false" (no /proc/swaps contents; pkg/kubelet/util/swap logs them as "Swap is on"); third-party kubelet v1.36.1 log shows this text. The change came with kubernetes/kubernetes #124060 (swap.IsSwapOn, tmpfs noswap; still under review 2024-05-13, after the 1.30 release, so 1.31), whose reviewed diff still had "please disable swap! or set ..." without the contents: whether 1.31-1.34 print the "!" is NOT pinned (verified: false). The "!"-less text is in a kubelet e2e log of 2025-09-20 (1.35 development) and a v1.36.1 log, so 1.35 and 1.36 are taken as verified.',
     'Both are returned from run() and printed as "failed to run Kubelet: <err>" (third-party logs with run.go:72/74 "command failed").',
   ],
   cgroupV1: [
@@ -41,9 +41,8 @@ export interface SwapText {
 
 export function swapTextFor(minor: number): SwapText | undefined {
   if (!isModelledMinor(minor)) return undefined;
-  if (minor <= 29) return { form: 'old', verified: true };
-  if (minor <= 31) return { form: 'old', verified: false };
-  return { form: 'new', verified: minor === 36 };
+  if (minor <= 30) return { form: 'old', verified: true };
+  return { form: 'new', verified: minor >= 35 };
 }
 
 export interface CgroupV1Rule {

@@ -40,7 +40,7 @@ t.test('minors outside 1.24-1.36 are not answered', async (t) => {
   t.equal(cgroupV1RuleFor(37), undefined);
 });
 
-t.test('swap on with failSwapOn: the old text with /proc/swaps contents up to 1.29, the new one on 1.36', async (t) => {
+t.test('swap on with failSwapOn: the old text with /proc/swaps contents up to 1.30, the new one from 1.31', async (t) => {
   const facts = { ...HEALTHY, swaps: { present: true as const, lines: SWAP_LINES } };
   const old = firstFailure(checkHostPreconditions({ minor: 28, config: config(28), facts }));
   t.equal(old?.kubeletError, `failed to run Kubelet: running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false. /proc/swaps contained: [${SWAP_LINES[0]} ${SWAP_LINES[1]}]`);
@@ -49,7 +49,8 @@ t.test('swap on with failSwapOn: the old text with /proc/swaps contents up to 1.
   const newest = firstFailure(checkHostPreconditions({ minor: 36, config: config(36), facts }));
   t.equal(newest?.kubeletError, 'failed to run Kubelet: running with swap on is not supported, please disable swap or set --fail-swap-on flag to false');
   t.equal(newest?.inexact, undefined);
-  t.equal(firstFailure(checkHostPreconditions({ minor: 31, config: config(31), facts }))?.inexact, true, 'the minor of the wording change is not pinned');
+  t.equal(firstFailure(checkHostPreconditions({ minor: 30, config: config(30), facts }))?.kubeletError, old?.kubeletError, '1.30 still prints the contents');
+  t.equal(firstFailure(checkHostPreconditions({ minor: 31, config: config(31), facts }))?.inexact, true, '1.31-1.34: the "!" is not pinned');
   t.same(checkHostPreconditions({ minor: 28, config: config(28, { failSwapOn: false }), facts }), [], 'failSwapOn: false starts');
   t.same(checkHostPreconditions({ minor: 28, config: config(28), facts: { ...HEALTHY, swaps: { present: false } } }), [], 'no /proc/swaps means no swap');
 });
