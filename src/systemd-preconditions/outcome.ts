@@ -2,6 +2,7 @@
  * What a precondition check returns (the shape every node-check rule shares, see the brief):
  * a predicted failure with the exact text, or "cannot tell". Plain data.
  */
+import type { Finding } from '../model/findings.js';
 
 export interface PreconditionFailure {
   readonly findingId: string;
@@ -53,3 +54,18 @@ const STRERROR: Readonly<Record<string, string>> = {
   EIO: 'Input/output error',
   E2BIG: 'Argument list too long',
 };
+
+/**
+ * A failure as a report Finding (severity error: kubelet will not start). kubeletError carries
+ * systemd's line for the systemd checks; inexact failures say so in the message.
+ */
+export function failureToFinding(failure: PreconditionFailure): Finding {
+  return {
+    id: failure.findingId,
+    severity: 'error',
+    message: failure.inexact ? `${failure.message} (The exact text may differ on this version.)` : failure.message,
+    ...(failure.path !== undefined ? { path: failure.path } : {}),
+    remediation: failure.remediation,
+    kubeletError: failure.kubeletError,
+  };
+}

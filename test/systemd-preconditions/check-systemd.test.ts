@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadService } from '../../src/systemd/load-service.js';
 import { checkSystemdPreconditions } from '../../src/systemd-preconditions/check-systemd.js';
-import { isFailure, type PreconditionFailure, type PreconditionOutcome } from '../../src/systemd-preconditions/outcome.js';
+import { failureToFinding, isFailure, type PreconditionFailure, type PreconditionOutcome } from '../../src/systemd-preconditions/outcome.js';
 import { systemdTexts } from '../../src/systemd-preconditions/systemd-texts.js';
 import { collectExecFacts } from '../../src/discover/host-facts.js';
 import { makeTempRoot, type TempRootSpec } from '../systemd/temp-root.js';
@@ -199,4 +199,12 @@ t.test('systemd text table: the pinned versions and the unknown ones', async (t)
   t.same(systemdTexts(257), { taskVerb: 'spawn', locatesExecutable: true, verified: false });
   t.equal(systemdTexts(undefined).verified, false);
   t.same(systemdTexts(254), { taskVerb: 'run', locatesExecutable: true, verified: false });
+});
+
+t.test('a failure becomes an error Finding with the systemd line as kubeletError', async (t) => {
+  const root = node(t, { files: { [UNIT]: OPENSHIFT_LIKE, '/etc/os-release': 'ID=rhel\n', '/usr/bin/kubelet': ELF_X86_64 }, executables: ['/usr/bin/kubelet'] });
+  const finding = failureToFinding(failure(check(root, 252)));
+  t.match(finding, { id: 'systemd-environment-file-missing', severity: 'error', path: '/etc/node-sizing.env', kubeletError: 'kubelet.service: Failed to load environment files: No such file or directory' });
+  t.notMatch(finding.message, /may differ/);
+  t.match(failureToFinding(failure(check(root, 257))).message, /may differ on this version/);
 });

@@ -103,7 +103,7 @@ export const HOST_KINDS: readonly FindingKind[] = [
     versions: 'all (message changes in newer minors)',
     messageId: '53890f67f4ee4749bd4ce8244d003dd0',
     meaning:
-      'With failSwapOn (the default) kubelet refuses a host with active swap: "failed to run Kubelet: running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false. /proc/swaps contained: [...]" (up to 1.29; newer: "... please disable swap or set --fail-swap-on flag to false"), exit status 1.',
+      'With failSwapOn (the default) kubelet refuses a host with active swap: "failed to run Kubelet: running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false. /proc/swaps contained: [...]" (up to 1.30; 1.31+ without the contents, 1.35+: "... please disable swap or set --fail-swap-on flag to false"), exit status 1.',
     fix: 'swapoff -a and remove the swap from /etc/fstab (or zram), or set failSwapOn: false (and memorySwap.swapBehavior on 1.28+).',
   },
   {
