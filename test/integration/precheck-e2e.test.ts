@@ -45,7 +45,7 @@ WantedBy=multi-user.target
 const STAND_IN_KUBELET = '#!/bin/sh\n[ "${1-}" = --version ] && { echo "Kubernetes v1.30.4"; exit 0; }\nsystemd-notify --ready\nexec sleep infinity\n';
 
 /** Predicts with node-check's own pure check, over the same unit read from a host temp root. */
-function predict(t: { teardown(fn: () => void): void }, files: Record<string, string>, executables: readonly string[], systemdVersion: number, symlinks: Record<string, string> = {}): PreconditionFailure | undefined {
+function predict(t: { teardown(fn: () => void): void }, files: Record<string, string>, executables: readonly string[], systemdVersion: number, symlinks: Record<string, string> = {}, dirs: readonly string[] = []): PreconditionFailure | undefined {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'node-check-precheck-'));
   t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
   for (const [p, content] of Object.entries(files)) {
@@ -53,6 +53,7 @@ function predict(t: { teardown(fn: () => void): void }, files: Record<string, st
     fs.writeFileSync(path.join(root, p), content);
   }
   for (const exe of executables) fs.chmodSync(path.join(root, exe), 0o755);
+  for (const dir of dirs) fs.mkdirSync(path.join(root, dir), { recursive: true });
   for (const [link, target] of Object.entries(symlinks)) {
     fs.mkdirSync(path.dirname(path.join(root, link)), { recursive: true });
     fs.symlinkSync(target, path.join(root, link));
@@ -167,6 +168,62 @@ t.test('node-check-precheck.service reports what systemd does not say, before ku
       at = found;
     }
     t.ok(lines.length > 0);
+  });
+
+  t.test('more cases, each exactly as predicted for this systemd', async (t) => {
+    const cases: { name: string; unit: string; files: Record<string, string>; executables: string[]; setup: string[][]; result: string; dirs?: string[] }[] = [
+      {
+        name: 'an EnvironmentFile= glob that matches nothing',
+        unit: KUBELET_UNIT.replace(`EnvironmentFile=${SIZING}`, 'EnvironmentFile=/etc/kubelet.d/*.env'),
+        files: { '/usr/bin/kubelet': STAND_IN_KUBELET },
+        executables: ['/usr/bin/kubelet'],
+        setup: [['mkdir', '-p', '/etc/kubelet.d'], ['sh', '-c', `printf '%s' "$1" > /usr/bin/kubelet && chmod 755 /usr/bin/kubelet`, 'x', STAND_IN_KUBELET]],
+        result: 'resources',
+      },
+      {
+        name: 'an EnvironmentFile= that is a directory',
+        unit: KUBELET_UNIT.replace(`EnvironmentFile=${SIZING}`, 'EnvironmentFile=/etc/kubelet.d'),
+        files: { '/usr/bin/kubelet': STAND_IN_KUBELET },
+        dirs: ['/etc/kubelet.d'],
+        executables: ['/usr/bin/kubelet'],
+        setup: [],
+        result: 'resources',
+      },
+      {
+        name: 'a kubelet binary without the execute bit',
+        unit: KUBELET_UNIT,
+        files: { [SIZING]: 'SYSTEM_RESERVED_CPU=500m\n', '/usr/bin/kubelet': STAND_IN_KUBELET },
+        executables: [],
+        setup: [['chmod', '644', '/usr/bin/kubelet']],
+        result: 'exit-code',
+      },
+      {
+        name: 'a kubelet script whose interpreter is missing',
+        unit: KUBELET_UNIT,
+        files: { [SIZING]: 'SYSTEM_RESERVED_CPU=500m\n', '/usr/bin/kubelet': '#!/opt/nowhere/sh\n' },
+        executables: ['/usr/bin/kubelet'],
+        setup: [['sh', '-c', "printf '#!/opt/nowhere/sh\\n' > /usr/bin/kubelet && chmod 755 /usr/bin/kubelet"]],
+        result: 'exit-code',
+      },
+    ];
+    for (const c of cases) {
+      await node.writeFile(UNIT_PATH, c.unit);
+      for (const argv of c.setup) await must(node, argv);
+      await must(node, ['systemctl', 'daemon-reload']);
+      await node.exec(['systemctl', 'reset-failed', KUBELET]);
+      const before = (await node.journal(['-u', KUBELET])).length;
+      const predicted = predict(t, { [UNIT_PATH]: c.unit, '/etc/os-release': osRelease, ...c.files }, c.executables, version, {}, c.dirs);
+      await node.exec(['systemctl', 'start', KUBELET]);
+      t.match(await show(node, KUBELET, ['Result']), { Result: c.result }, `${c.name}: result ${c.result}`);
+      const text = messages((await node.journal(['-u', KUBELET])).slice(before));
+      let at = -1;
+      for (const expected of predicted?.systemdLines ?? ['(no prediction)']) {
+        const found = text.indexOf(expected, at + 1);
+        t.ok(found > at, `${c.name}: ${expected}`, { found: text });
+        at = found;
+      }
+      await node.exec(['systemctl', 'stop', KUBELET]);
+    }
   });
 
   t.test('a masked kubelet.service: systemctl start says the predicted text', async (t) => {
