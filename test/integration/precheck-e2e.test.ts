@@ -76,6 +76,15 @@ async function show(node: BootedNode, unit: string, names: readonly string[]): P
 
 const messages = (entries: readonly JournalEntry[]) => entries.map((e) => String(e['MESSAGE']));
 
+/**
+ * Every entry about the unit, in journal order. Not `journalctl -u`: the exec failure lines come
+ * from systemd's forked child, which journald attributes to the unit's cgroup (_SYSTEMD_UNIT) only
+ * when the child still exists; their UNIT= field is always there.
+ */
+async function unitEntries(node: BootedNode, unit: string): Promise<JournalEntry[]> {
+  return (await node.journal([])).filter((e) => e['UNIT'] === unit || e['_SYSTEMD_UNIT'] === unit);
+}
+
 /** The journal entries of the unit's newest invocation (by _SYSTEMD_INVOCATION_ID/INVOCATION_ID). */
 function lastInvocation(entries: readonly JournalEntry[]): JournalEntry[] {
   const id = (e: JournalEntry) => String(e['INVOCATION_ID'] ?? e['_SYSTEMD_INVOCATION_ID'] ?? '');
@@ -155,10 +164,11 @@ t.test('node-check-precheck.service reports what systemd does not say, before ku
     t.equal(predicted?.findingId, 'systemd-exec-missing');
     t.equal(predicted?.exitStatus, 203);
 
+    const before = (await unitEntries(node, KUBELET)).length;
     await node.exec(['systemctl', 'start', KUBELET]);
     t.match(await show(node, KUBELET, ['Result', 'ExecMainStatus']), { Result: 'exit-code', ExecMainStatus: '203' });
     t.equal((await node.exec(['test', '-e', MARKER])).exitCode, 0, 'this time ExecStartPre= ran');
-    const entries = await node.journal(['-u', KUBELET]);
+    const entries = (await unitEntries(node, KUBELET)).slice(before);
     const lines = messages(lastInvocation(entries.filter((e) => e['MESSAGE'] !== undefined)));
     const text = messages(entries);
     let at = -1;
@@ -211,11 +221,11 @@ t.test('node-check-precheck.service reports what systemd does not say, before ku
       for (const argv of c.setup) await must(node, argv);
       await must(node, ['systemctl', 'daemon-reload']);
       await node.exec(['systemctl', 'reset-failed', KUBELET]);
-      const before = (await node.journal(['-u', KUBELET])).length;
+      const before = (await unitEntries(node, KUBELET)).length;
       const predicted = predict(t, { [UNIT_PATH]: c.unit, '/etc/os-release': osRelease, ...c.files }, c.executables, version, {}, c.dirs);
       await node.exec(['systemctl', 'start', KUBELET]);
       t.match(await show(node, KUBELET, ['Result']), { Result: c.result }, `${c.name}: result ${c.result}`);
-      const text = messages((await node.journal(['-u', KUBELET])).slice(before));
+      const text = messages((await unitEntries(node, KUBELET)).slice(before));
       let at = -1;
       for (const expected of predicted?.systemdLines ?? ['(no prediction)']) {
         const found = text.indexOf(expected, at + 1);
