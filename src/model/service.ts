@@ -46,6 +46,11 @@ export interface EnvironmentFileRef {
   /** False when the file was missing or unreadable. */
   readonly loaded: boolean;
   readonly source: SourceLocation;
+  /**
+   * When not loaded: the errno systemd's read would fail with ("ENOENT" for a missing file or a
+   * glob that matches nothing). Absent when the content was rejected or node-check could not look.
+   */
+  readonly errno?: string;
 }
 
 export interface ServiceModel {
@@ -54,6 +59,10 @@ export interface ServiceModel {
   readonly fragmentPath?: string;
   /** Drop-in files in the order systemd applies them (sorted by file name, masked ones removed). */
   readonly dropInPaths: readonly string[];
+  /** True when the unit file is masked (a link to /dev/null, or empty): systemd refuses to start it. */
+  readonly masked?: boolean;
+  /** Number of ExecStartPre= commands after resets (decides systemd's 'start-pre' vs 'start' log line). */
+  readonly execStartPreCount?: number;
   /** The effective ExecStart= (the last one after any reset); undefined when none. */
   readonly execStart?: ExecCommand;
   /** The environment systemd gives ExecStart: Environment=, then EnvironmentFile= overriding it. */

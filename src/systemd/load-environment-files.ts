@@ -48,10 +48,13 @@ export function loadEnvironmentFiles(
     const paths = hasGlobMagic(setting.path) ? expandGlob(fs, setting.path) : [setting.path];
     if (paths.length === 0) refuse(`${setting.path}: no file matches`);
     let loaded = paths.length > 0;
+    // safe_glob() turns GLOB_NOMATCH into ENOENT; a literal path that does not exist is a no-match too.
+    let errno: string | undefined = paths.length === 0 ? 'ENOENT' : undefined;
     for (const file of paths) {
       const read = fs.readFile(file, ENV_FILE_MAX_BYTES);
       if (!read.ok) {
         loaded = false;
+        if (!CANNOT_TELL.has(read.code)) errno ??= read.code;
         if (CANNOT_TELL.has(read.code)) {
           diagnostics.push({ severity: 'fatal', ...source, message: `cannot read environment file ${file}: ${goErrnoText(read.code)}` });
         } else {
@@ -68,7 +71,7 @@ export function loadEnvironmentFiles(
       }
       variables.push(parsed.variables);
     }
-    refs.push({ path: setting.path, optional, loaded, source });
+    refs.push({ path: setting.path, optional, loaded, source, ...(!loaded && errno !== undefined ? { errno } : {}) });
   }
   return { refs, variables, diagnostics };
 }

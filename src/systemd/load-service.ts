@@ -37,7 +37,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
   if (lookup.kind === 'not-found') return fatal(`unit ${unitName} not found in ${UNIT_SEARCH_PATHS.join(', ')}`);
   if (lookup.kind === 'unreadable') return fatal(`cannot read ${lookup.path}: ${goErrnoText(lookup.code)}`);
   const fragmentPath = lookup.path;
-  if (isMaskedPath(fs, fragmentPath)) return fatal(`unit is masked: ${fragmentPath} is empty or a link to /dev/null`, { fragmentPath });
+  if (isMaskedPath(fs, fragmentPath)) return fatal(`unit is masked: ${fragmentPath} is empty or a link to /dev/null`, { fragmentPath, masked: true });
 
   const diagnostics: UnitDiagnostic[] = [];
   const fragment = readUnitFile(fs, fragmentPath, rules, diagnostics, 'fragment');
@@ -87,6 +87,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
     ...base,
     fragmentPath,
     dropInPaths,
+    execStartPreCount: settings.execStartPreCount,
     ...(execStart ? { execStart } : {}),
     environment: Object.fromEntries(env),
     environmentFiles: envFiles.refs,

@@ -23,6 +23,8 @@ export interface ServiceSettings {
   readonly type?: string;
   /** Every ExecStart= command after resets, in order. */
   readonly execStart: readonly ParsedExecCommand[];
+  /** ExecStartPre= commands after resets (an empty assignment resets the list). */
+  readonly execStartPreCount: number;
   /** Environment= after resets; a later assignment of a name wins. */
   readonly environment: ReadonlyMap<string, string>;
   readonly environmentFiles: readonly EnvironmentFileSetting[];
@@ -40,6 +42,7 @@ const SERVICE_TYPES = new Set(['simple', 'exec', 'forking', 'oneshot', 'dbus', '
 export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: UnitName, execOptions: ExecParseOptions = {}): ServiceSettings {
   let type: string | undefined;
   let execStart: ParsedExecCommand[] = [];
+  let execStartPreCount = 0;
   const environment = new Map<string, string>();
   let environmentFiles: EnvironmentFileSetting[] = [];
   let unsetEnvironment: string[] = [];
@@ -47,7 +50,7 @@ export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: U
 
   const settings = (loadRefused: boolean): ServiceSettings => {
     if (!loadRefused) diagnostics.push(...verifyExecStart(unit, type, execStart));
-    return { type, execStart, environment, environmentFiles, unsetEnvironment, diagnostics, loadRefused };
+    return { type, execStart, execStartPreCount, environment, environmentFiles, unsetEnvironment, diagnostics, loadRefused };
   };
 
   for (const [index, file] of files.entries()) {
@@ -74,6 +77,9 @@ export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: U
         case 'Type':
           if (SERVICE_TYPES.has(value)) type = value;
           else diagnostics.push({ severity: 'warning', ...source, message: `${at}: Failed to parse service type, ignoring: ${value}` });
+          break;
+        case 'ExecStartPre':
+          execStartPreCount = value === '' ? 0 : execStartPreCount + 1;
           break;
         case 'ExecStart': {
           if (value === '') {

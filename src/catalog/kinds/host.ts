@@ -1,0 +1,119 @@
+/**
+ * Finding kinds of the systemd-level and host-dependent start checks
+ * (src/systemd-preconditions/check-systemd.ts, src/host-facts/check-host.ts). MESSAGE_IDs were
+ * generated once (uuid4 without dashes) and must never change.
+ */
+import type { FindingKind } from '../findings.js';
+
+export const HOST_KINDS: readonly FindingKind[] = [
+  {
+    id: 'systemd-unit-masked',
+    title: 'The kubelet unit is masked',
+    severity: 'error',
+    versions: 'all (systemd)',
+    messageId: '0adc68f154be4d4f910d9dba30c9c475',
+    meaning:
+      'The unit file is a link to /dev/null (or empty), so systemd refuses every start job: `systemctl start kubelet` prints "Failed to start kubelet.service: Unit kubelet.service is masked." and nothing starts kubelet at boot.',
+    fix: 'systemctl unmask kubelet.service (or restore the unit file), systemctl daemon-reload, systemctl start kubelet.service.',
+  },
+  {
+    id: 'systemd-environment-file-missing',
+    title: 'A required EnvironmentFile= of the kubelet unit does not exist',
+    severity: 'error',
+    versions: 'all (systemd 239+)',
+    messageId: '7e75f50b3d9c4ac197fc561bca67655e',
+    meaning:
+      'systemd loads every EnvironmentFile= without a "-" before it spawns any command of the unit. A missing one fails the start before ExecStartPre= (so node-check in kubelet\'s ExecStartPre never runs): the journal shows "Failed to load environment files: No such file or directory", then "Failed to run \'start-pre\' task" (systemd >= 255: "Failed to spawn ..."), then "Failed with result \'resources\'", and the file is not named. systemd retries every RestartSec=. node-check-precheck.service reports it from outside the unit.',
+    fix: 'Restore the file (on OpenShift: /etc/node-sizing.env comes from the machine config or kubelet-auto-node-size), or make it optional with EnvironmentFile=-<path> in a drop-in when kubelet does not need it; then systemctl daemon-reload.',
+  },
+  {
+    id: 'systemd-environment-file-unreadable',
+    title: 'A required EnvironmentFile= of the kubelet unit cannot be loaded',
+    severity: 'error',
+    versions: 'all (systemd 239+)',
+    messageId: 'bbef80499b68413e88666abed249be72',
+    meaning:
+      'As for a missing environment file, but the file exists and systemd cannot read it (a directory, permissions, an SELinux label): "Failed to load environment files: <error>" and result \'resources\' before any command of the unit runs.',
+    fix: 'Make the file a readable regular file with the right SELinux label (restorecon -v <path>).',
+  },
+  {
+    id: 'systemd-exec-missing',
+    title: "ExecStart='s executable does not exist",
+    severity: 'error',
+    versions: 'all (systemd)',
+    messageId: 'e2878292c5694affb2c2d0956b0e66cd',
+    meaning:
+      'systemd forks, cannot execute the binary and records status=203/EXEC: "Failed to locate executable <path>: No such file or directory" (systemd 250+; 239 only "Failed at step EXEC spawning <path>: No such file or directory"), "Main process exited, code=exited, status=203/EXEC", "Failed with result \'exit-code\'". Kubelet never runs; systemd retries every RestartSec=.',
+    fix: 'Install the package that ships the binary (kubelet, kubenswrapper on OpenShift) or correct ExecStart=.',
+  },
+  {
+    id: 'systemd-exec-not-executable',
+    title: "ExecStart='s executable cannot be executed",
+    severity: 'error',
+    versions: 'all (systemd)',
+    messageId: 'de3e8ffa6b3b4d49bccc1e186a7c1313',
+    meaning:
+      'The binary exists but cannot be executed (no execute bit, a noexec mount, a directory, another CPU architecture, a missing ELF loader or "#!" interpreter): status=203/EXEC with "Permission denied", "Exec format error" or "No such file or directory" in systemd\'s "Failed at step EXEC spawning" line.',
+    fix: 'chmod +x, remount without noexec, install the binary built for this machine, or install its interpreter.',
+  },
+  {
+    id: 'systemd-wrapped-kubelet-missing',
+    title: 'The kubelet binary behind a wrapper does not exist',
+    severity: 'warning',
+    versions: 'all',
+    messageId: '4576aec823cb48ec936c7d0bc130230c',
+    meaning:
+      'ExecStart= runs a wrapper (OpenShift: /usr/local/bin/kubenswrapper) that then executes kubelet, and kubelet\'s binary is missing. systemd starts the wrapper fine; the wrapper\'s own exec fails with its own text and exit status (not 203/EXEC), which node-check does not model, so it reports "cannot tell" rather than a text.',
+    fix: 'Install the kubelet binary named in ExecStart= (on RHEL workers: the openshift-hyperkube / kubelet RPM of the release).',
+  },
+  {
+    id: 'host-cgroup-v1',
+    title: 'Kubelet refuses to start on a cgroup v1 host',
+    severity: 'error',
+    versions: '1.31+ with failCgroupV1: true (the default from 1.35)',
+    messageId: 'f00ea816136c4af6926f6b3feb876190',
+    meaning:
+      'ValidateKubeletConfiguration rejects a cgroup v1 host when failCgroupV1 is true: "failed to validate kubelet configuration, error: kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode" (1.31-1.34) or "... is unsupported and will be removed in a future release" (1.35+), exit status 1.',
+    fix: 'Boot with the unified cgroup hierarchy (systemd.unified_cgroup_hierarchy=1), or set failCgroupV1: false while the kubelet version still supports cgroup v1.',
+  },
+  {
+    id: 'host-cri-socket-missing',
+    title: 'The container runtime socket does not exist',
+    severity: 'error',
+    versions: 'fatal at start from 1.27',
+    messageId: 'bb8e3700e4484ded8a6e78a049fbf1f2',
+    meaning:
+      'Kubelet 1.27+ calls the runtime once at start and exits on any error: "failed to run Kubelet: validate service connection: validate CRI v1 runtime API for endpoint \\"...\\": rpc error: code = Unavailable desc = connection error: ...". If the runtime is only slow to start this fixes itself on a later restart; if it stays down kubelet never starts. The exact gRPC wording varies.',
+    fix: 'Start the container runtime (crio / containerd) and check that containerRuntimeEndpoint names the socket it listens on.',
+  },
+  {
+    id: 'host-reserved-cpus-offline',
+    title: '--reserved-cpus names CPUs that are not online',
+    severity: 'error',
+    versions: 'all',
+    messageId: 'ee55581877f64b0cad063216d3891509',
+    meaning:
+      'Kubelet checks reservedSystemCPUs against the CPUs it finds: "failed to run Kubelet: reserved-cpus: <list> is not a subset of online-cpus: <online>", exit status 1 (a config rendered for a larger machine, or maxcpus= on the kernel command line).',
+    fix: 'Reserve only online CPUs, or bring the CPUs online.',
+  },
+  {
+    id: 'host-swap-on',
+    title: 'Swap is on and failSwapOn is true',
+    severity: 'error',
+    versions: 'all (message changes in newer minors)',
+    messageId: '53890f67f4ee4749bd4ce8244d003dd0',
+    meaning:
+      'With failSwapOn (the default) kubelet refuses a host with active swap: "failed to run Kubelet: running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false. /proc/swaps contained: [...]" (up to 1.30; 1.31+ without the contents, 1.35+: "... please disable swap or set --fail-swap-on flag to false"), exit status 1.',
+    fix: 'swapoff -a and remove the swap from /etc/fstab (or zram), or set failSwapOn: false (and memorySwap.swapBehavior on 1.28+).',
+  },
+  {
+    id: 'host-kernel-tunables',
+    title: 'Kernel tunables differ from what kubelet requires with protectKernelDefaults',
+    severity: 'error',
+    versions: 'all',
+    messageId: '9df5df822fa14806b73ff63f9595eb14',
+    meaning:
+      'With protectKernelDefaults: true (OpenShift sets it) kubelet does not set vm.overcommit_memory=1, vm.panic_on_oom=0, kernel.panic=10, kernel.panic_on_oops=1, kernel.keys.root_maxkeys=1000000, kernel.keys.root_maxbytes=25000000 but requires them: a few seconds after "Started kubelet" it logs "Failed to start ContainerManager" err="invalid kernel flag: kernel/panic, expected value: 10, actual value: 0" and exits with status 1.',
+    fix: 'Ship the sysctls in /etc/sysctl.d/ and run sysctl --system (OpenShift: the MCO drop-in), or set protectKernelDefaults: false.',
+  },
+];

@@ -1,0 +1,35 @@
+/**
+ * Facts about the running host that decide kubelet's host-dependent start checks (swap, cgroup
+ * version, kernel tunables, the CRI socket, online CPUs). Plain data, gathered only on the live
+ * root "/" by src/discover/host-facts.ts; for any other root every fact is `notChecked`.
+ */
+
+/** /proc/swaps: `lines` is what kubelet splits (content with surrounding space trimmed, split on "\n"). */
+export type SwapFact = { readonly present: true; readonly lines: readonly string[] } | { readonly present: false };
+
+/** A sysctl as kubelet's GetSysctl reads it (strconv.Atoi of the trimmed file), or the Go error text. */
+export type SysctlFact = { readonly value: number } | { readonly error: string };
+
+export type CriSocketFact =
+  /** The endpoint is not a unix socket path node-check can look at (tcp, npipe, empty). */
+  | { readonly kind: 'not-unix'; readonly endpoint: string }
+  | { readonly kind: 'socket' | 'missing' | 'not-socket'; readonly endpoint: string; readonly path: string }
+  | { readonly kind: 'error'; readonly endpoint: string; readonly path: string; readonly code: string };
+
+export interface HostFacts {
+  readonly swaps?: SwapFact;
+  /** 2 when /sys/fs/cgroup is cgroup2fs (libcontainer IsCgroup2UnifiedMode), else 1. */
+  readonly cgroupVersion?: 1 | 2;
+  /** Keyed by kubelet's names: "vm/overcommit_memory", "kernel/keys/root_maxkeys", ... */
+  readonly sysctls?: Readonly<Record<string, SysctlFact>>;
+  readonly criSocket?: CriSocketFact;
+  /** /sys/devices/system/cpu/online, trimmed ("0-3,8"). */
+  readonly onlineCpus?: string;
+}
+
+export type HostFactName = keyof HostFacts;
+
+export interface HostFactsResult {
+  readonly facts: HostFacts;
+  readonly notChecked: readonly { readonly fact: HostFactName; readonly reason: string }[];
+}
