@@ -4,6 +4,12 @@
  * (uuid4, 32 lowercase hex) and must never change: alerts and `journalctl MESSAGE_ID=` use them.
  */
 import type { Severity } from '../model/findings.js';
+import { CREDENTIALS_KINDS } from './kinds/credentials.js';
+import { FLAGS_KINDS } from './kinds/flags.js';
+import { GATES_KINDS } from './kinds/gates.js';
+import { HOST_KINDS } from './kinds/host.js';
+import { KUBELET_CONFIG_KINDS } from './kinds/kubelet-config.js';
+import { NODE_SETUP_KINDS } from './kinds/node-setup.js';
 
 export interface FindingKind {
   readonly id: string;
@@ -23,7 +29,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'bin-dir-missing',
     title: 'The credential provider plugin directory does not exist',
     severity: 'error',
-    versions: 'all (1.26+)',
+    versions: 'all (1.24+)',
     messageId: '1d5310a7d906480d833d05267aa1333e',
     meaning:
       'Kubelet stats --image-credential-provider-bin-dir before anything else. When it does not exist, kubelet logs "Failed to register CRI auth plugins" err="plugin binary directory <dir> did not exist" and exits with status 1; systemd restarts it every RestartSec, forever, and the node stays NotReady.',
@@ -33,7 +39,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'bin-dir-uninspectable',
     title: 'The credential provider plugin directory cannot be inspected',
     severity: 'error',
-    versions: 'all (1.26+)',
+    versions: 'all (1.24+)',
     messageId: '7366c84377ac43758a34acc5763e79c2',
     meaning:
       'stat() of --image-credential-provider-bin-dir failed with something other than "not found" (a path component is a file, a symlink loop, a name too long). Kubelet logs "error inspecting binary directory <dir>: <error>" and exits with status 1.',
@@ -43,7 +49,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'config-path-empty',
     title: '--image-credential-provider-config is empty',
     severity: 'error',
-    versions: 'all (1.26+)',
+    versions: 'all (1.24+)',
     messageId: '1de864cfc387423e8e6670f18fe51ab5',
     meaning:
       'Kubelet registers credential providers as soon as either flag is set. With a bin dir but no (or an empty) --image-credential-provider-config, kubelet logs "credential provider config path is empty" and exits with status 1.',
@@ -53,7 +59,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'config-unreadable',
     title: 'The credential provider config cannot be read',
     severity: 'error',
-    versions: 'all (1.26+); messages differ from 1.34',
+    versions: 'all (1.24+); messages differ from 1.34',
     messageId: 'f692c04d5a854df2af05ddd3361d9e52',
     meaning:
       'Kubelet reads --image-credential-provider-config at start-up. When the file is missing or unreadable it logs "unable to read external registry credential provider configuration from …" (up to 1.33) or "unable to access path …" / "unable to read file …" (1.34+) and exits with status 1.',
@@ -63,7 +69,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'config-is-directory',
     title: 'The credential provider config is a directory, which this kubelet cannot read',
     severity: 'error',
-    versions: '1.26-1.33 (1.34+ reads directories)',
+    versions: '1.24-1.33 (1.34+ reads directories)',
     messageId: '25c4de7a7a944255a6671e7180374c70',
     meaning:
       'Kubelet before 1.34 reads --image-credential-provider-config as one file; given a directory the read fails with "is a directory" and kubelet exits with status 1. Directory configs arrived in 1.34 (kubernetes PR #131658).',
@@ -83,7 +89,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'config-decode-failed',
     title: 'The credential provider config cannot be decoded',
     severity: 'error',
-    versions: 'all (1.26+)',
+    versions: 'all (1.24+)',
     messageId: 'a46a5d46eb9c4c6d826966ff5634378b',
     meaning:
       'The file is not valid YAML/JSON, is not kind CredentialProviderConfig of apiVersion kubelet.config.k8s.io/v1alpha1, v1beta1 or v1, or a field has the wrong type (for example an unquoted number for defaultCacheDuration). Kubelet logs "error decoding config …" and exits with status 1.',
@@ -113,7 +119,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'config-invalid',
     title: 'The credential provider config fails kubelet\'s validation',
     severity: 'error',
-    versions: 'all (1.26+); token rules 1.33+, cacheType 1.34+',
+    versions: 'all (1.24+); token rules 1.33+, cacheType 1.34+',
     messageId: '8a7bc5e341564705a70c7855634d52c8',
     meaning:
       'Kubelet validates the decoded config: at least one provider; names without "/" or spaces and not "." or ".."; a supported exec apiVersion; at least one valid matchImages entry; defaultCacheDuration present and not negative; tokenAttributes only with the KubeletServiceAccountTokenForCredentialProviders gate, on credentialprovider.kubelet.k8s.io/v1, with audience, requireServiceAccount and (1.34+) cacheType. Any violation is "failed to validate credential provider config: …" and exit status 1.',
@@ -123,7 +129,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'plugin-binary-missing',
     title: 'A credential provider plugin binary does not exist',
     severity: 'error',
-    versions: 'all (1.26+); 1.30+ prints an empty path',
+    versions: 'all (1.24+); 1.30+ prints an empty path',
     messageId: '85f6e002d25c40d387c3fdd85003f7d2',
     meaning:
       'For every provider kubelet looks up <bin-dir>/<name>. When it does not exist (or is a dangling symlink) kubelet logs "plugin binary executable <path> did not exist" and exits with status 1. From 1.30 the path in that message is empty ("plugin binary executable  did not exist") because kubelet prints exec.LookPath\'s empty result. This is the OpenShift 4.15→4.16 upgrade failure (OCPBUGS-30970).',
@@ -143,7 +149,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'plugin-binary-uninspectable',
     title: 'A credential provider plugin binary cannot be inspected',
     severity: 'error',
-    versions: 'all (1.26+)',
+    versions: 'all (1.24+)',
     messageId: 'cdf3c5121ba34b6395eb772c5ff94515',
     meaning:
       'stat() of <bin-dir>/<name> failed with something other than "not found" (a symlink loop, the bin dir is a regular file, a name too long). Kubelet logs "error inspecting binary executable …" and exits with status 1.',
@@ -153,17 +159,17 @@ const KINDS: readonly FindingKind[] = [
     id: 'plugin-registered-twice',
     title: 'A credential provider name is registered twice (kubelet exits 255)',
     severity: 'error',
-    versions: '1.26-1.32',
+    versions: '1.24-1.32',
     messageId: '586d134d0f434811a211bc26f3d37027',
     meaning:
-      'Before 1.33 kubelet registers providers in one global registry that already holds the built-in ".dockercfg" provider; registering a name twice is klog.Fatalf "Credential provider \\"<name>\\" was registered twice", which exits with status 255. It happens only once the binary check of the second provider passed.',
-    fix: 'Remove or rename the duplicate provider (and never name one ".dockercfg").',
+      'Before 1.33 kubelet registers providers in one global registry that already holds the built-in ".dockercfg" provider and, linked in, the in-tree cloud providers: "amazon-ecr" (up to 1.26), "azure" (up to 1.29), "google-dockercfg", "google-dockercfg-url" and "google-container-registry" (up to 1.30). Registering a name twice is klog.Fatalf "Credential provider \\"<name>\\" was registered twice", which exits with status 255. It happens only once the binary check of the second provider passed.',
+    fix: 'Remove or rename the duplicate provider; never name a plugin after a built-in or in-tree provider of that kubelet.',
   },
   {
     id: 'plugin-not-executable-at-pull',
     title: 'A plugin passes kubelet\'s start-up check but cannot be executed',
     severity: 'warning',
-    versions: '1.26-1.29 (start-up only checks existence)',
+    versions: '1.24-1.29 (start-up only checks existence)',
     messageId: '62a2cd31f4df4817a2b6efacaac1503f',
     meaning:
       'Up to 1.29 kubelet only checks that <bin-dir>/<name> exists, so it starts; every image pull that matches the provider then fails to execute the plugin. Kubelet 1.30+ refuses to start on the same node.',
@@ -210,7 +216,7 @@ const KINDS: readonly FindingKind[] = [
     id: 'config-fields-ignored',
     title: 'This kubelet silently ignores fields that newer kubelets reject',
     severity: 'warning',
-    versions: '1.26-1.31 (non-strict decoding)',
+    versions: '1.24-1.31 (non-strict decoding)',
     messageId: 'ce9143b20f684b2f9d4395232f671050',
     meaning: 'Kubelet before 1.32 drops unknown fields when decoding the provider config, so it starts; kubelet 1.32+ decodes strictly and will refuse to start with the same file.',
     fix: 'Remove or correct the named fields before upgrading kubelet to 1.32.',
@@ -280,10 +286,21 @@ const KINDS: readonly FindingKind[] = [
   },
 ];
 
-const BY_ID = new Map(KINDS.map((kind) => [kind.id, kind]));
+/** Every kind, node-check's own first, then each area's (src/catalog/kinds/). */
+const ALL_KINDS: readonly FindingKind[] = [
+  ...KINDS,
+  ...CREDENTIALS_KINDS,
+  ...FLAGS_KINDS,
+  ...GATES_KINDS,
+  ...KUBELET_CONFIG_KINDS,
+  ...NODE_SETUP_KINDS,
+  ...HOST_KINDS,
+];
+
+const BY_ID = new Map(ALL_KINDS.map((kind) => [kind.id, kind]));
 
 export function allFindingKinds(): readonly FindingKind[] {
-  return KINDS;
+  return ALL_KINDS;
 }
 
 export function findingKind(id: string): FindingKind | undefined {

@@ -14,6 +14,8 @@ import { goJoin } from '../go/index.js';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
 import { probeKubeletVersion } from './kubelet-version-probe.js';
+import { collectExecFacts, discoverHostFacts } from './host-facts.js';
+import type { NodeModel as Model } from '../model/node.js';
 import { decideFlavor, OPENSHIFT_MARKER_PATHS, type KubeletFlavor } from '../kubelet/flavor.js';
 
 export interface DiscoverOptions {
@@ -42,6 +44,7 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
   const configPath = kubelet ? lastValue(kubelet.flags, CredentialFlag.config) : undefined;
   const binDir = kubelet ? lastValue(kubelet.flags, CredentialFlag.binDir) : undefined;
   if (configPath || binDir) collectCredentialFacts(fs, configPath ?? '', binDir ?? '', record, mounts);
+  for (const [path, fact] of Object.entries(collectExecFacts(fs, service, kubelet?.kubeletPath))) files[nodePathKey(path)] ??= fact;
 
   let version: NodeModel['kubeletVersion'];
   let versionProblem: string | undefined;
@@ -57,6 +60,7 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     else versionProblem = probed.problem;
   }
 
+  const kubeletConfig = kubelet ? readKubeletConfig(fs, lastValue(kubelet.flags, 'config'), lastValue(kubelet.flags, 'config-dir')) : {};
   const osRelease = readOsRelease(fs);
   const flavor = decideFlavor({
     versionText: version?.text,
@@ -69,7 +73,8 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     root: fs.root,
     service,
     kubelet,
-    kubeletConfig: kubelet ? readKubeletConfig(fs, lastValue(kubelet.flags, 'config'), lastValue(kubelet.flags, 'config-dir')) : {},
+    kubeletConfig,
+    host: readHostFacts(fs, kubelet ? lastValue(kubelet.flags, 'container-runtime-endpoint') : undefined, kubeletConfig),
     kubeletEnvironment: service.environment,
     kubeletVersion: version,
     kubeletVersionProblem: versionProblem,
@@ -150,6 +155,25 @@ function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, d
     }
   }
   return {};
+}
+
+/**
+ * Host facts, only for the live root (discoverHostFacts reads nothing for another root). The CRI
+ * socket is looked up for every endpoint kubelet may end up with: the flag's, and any
+ * containerRuntimeEndpoint written in the config file or its drop-ins (the minor decides which wins).
+ */
+function readHostFacts(fs: RootFs, flagEndpoint: string | undefined, config: KubeletConfigFacts): Model['host'] {
+  const texts = [config.configFile?.content, ...(config.configDir?.dropIns ?? []).map((d) => d.content)].flatMap((c) => (Buffer.isBuffer(c) ? [c.toString('utf8')] : []));
+  const endpoints = new Set<string>(flagEndpoint ? [flagEndpoint] : []);
+  for (const text of texts) for (const match of text.matchAll(/"?containerRuntimeEndpoint"?\s*:\s*["']?([^"'\s,}]+)/g)) endpoints.add(match[1]!);
+  const first = discoverHostFacts({ root: fs.root, ...(endpoints.size > 0 ? { containerRuntimeEndpoint: [...endpoints][0]! } : {}) });
+  const criSockets: Record<string, NonNullable<typeof first.facts.criSocket>> = {};
+  for (const endpoint of endpoints) {
+    const fact = endpoint === [...endpoints][0] ? first.facts.criSocket : discoverHostFacts({ root: fs.root, containerRuntimeEndpoint: endpoint }).facts.criSocket;
+    if (fact) criSockets[endpoint] = fact;
+  }
+  const { criSocket: _ignored, ...facts } = first.facts;
+  return { facts, criSockets, notChecked: first.notChecked };
 }
 
 function machineOfFile(fs: RootFs, nodePath: string): string | undefined {

@@ -25,6 +25,7 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
 
   for (const diagnostic of service.diagnostics) {
     const where = diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ''}: ` : '';
+    if (diagnostic.severity === 'fatal' && service.masked) continue; // systemd refuses: evaluate says so
     if (diagnostic.severity === 'fatal') {
       findings.push(cannotDecide(`${where}${diagnostic.message}`, diagnostic.file));
     } else {
@@ -37,7 +38,7 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
       });
     }
   }
-  if (findings.some((f) => f.id === 'cannot-decide')) return findings;
+  if (findings.some((f) => f.id === 'cannot-decide') || service.masked) return findings;
 
   if (!service.execStart) {
     return [...findings, cannotDecide(`${service.unitName} has no ExecStart= (in ${service.fragmentPath ?? 'any unit file'} or its drop-ins), so there is no kubelet command line to check.`, service.fragmentPath)];

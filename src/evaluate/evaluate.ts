@@ -27,6 +27,8 @@ import { contextFindings, cannotDecide } from './context-findings.js';
 import { credentialFlags, StartContext } from '../start/start-context.js';
 import { simulateStart, startVerdict, type StartSimulation } from '../start/simulate-start.js';
 import { START_SEQUENCE } from '../start/start-sequence.js';
+import { checkSystemdPreconditions } from '../systemd-preconditions/check-systemd.js';
+import { failureToFinding, isFailure } from '../systemd-preconditions/outcome.js';
 
 export { credentialFlags } from '../start/start-context.js';
 
@@ -57,6 +59,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
     evaluatedVersions: minors.map((m) => `1.${m}`),
     kubeletFlavor: flavorSection(flavor),
     fallback,
+    notChecked: model.host?.notChecked ?? [],
   };
   const kubeletSection = (providers: readonly ProviderStatus[]) => ({
     unit: model.service.unitName,
@@ -67,6 +70,9 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
     credentialProviderBinDir: flags?.binDir || null,
     providers,
   });
+
+  const masked = maskedUnit(model);
+  if (masked) return { ...base, kubeletWillStart: false, kubelet: kubeletSection([]), findings: orderBySeverity([masked, ...findings]) };
 
   const undecided = findings.some((f) => f.id === 'cannot-decide');
   if (undecided || !model.kubelet || !modelled) {
@@ -110,6 +116,13 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
 /** Whether KubeletServiceAccountTokenForCredentialProviders is on for this kubelet version (defaults, --config, --config-dir, --feature-gates). */
 export function tokenGateEnabled(model: NodeModel, traits: KubeletTraits): boolean {
   return new StartContext(model, traits.minor, traits, model.flavor?.flavor ?? 'upstream').gateEnabled(TOKEN_GATE);
+}
+
+/** A masked unit: systemd refuses to start it whatever kubelet would do (no version matters). */
+function maskedUnit(model: NodeModel): Finding | undefined {
+  if (!model.service.masked) return undefined;
+  const failure = checkSystemdPreconditions({ service: model.service, files: model.files }).find(isFailure);
+  return failure ? { ...failureToFinding(failure), kubeletLogLine: failure.kubeletError } : undefined;
 }
 
 function flavorSection(decision: FlavorDecision): Report['kubeletFlavor'] {

@@ -7,6 +7,7 @@ import type { ErrnoCode, DirEntryFacts } from '../host/root-fs.js';
 import type { KubeletFlags, KubeletInvocation } from '../kubelet/flags.js';
 import type { ServiceModel } from './service.js';
 import type { FlavorDecision } from '../kubelet/flavor.js';
+import type { CriSocketFact, HostFacts, HostFactsResult } from '../host-facts/types.js';
 
 export interface ElfFacts {
   /** e_machine name: "x86_64", "aarch64", "ppc64le", "s390x", or "machine-<n>". */
@@ -71,6 +72,16 @@ export interface NodeModel {
   readonly files: FileTable;
   /** The node's CPU architecture as an ELF machine name (from the kubelet binary, or this host on "/"). */
   readonly nodeMachine?: string;
+  /**
+   * Host facts (swap, cgroups, sysctls, CRI sockets, online CPUs): read only when the root is the
+   * live "/". `criSockets` is keyed by the endpoints kubelet may be given; `notChecked` says what was
+   * not examined and why (always everything for another root).
+   */
+  readonly host?: {
+    readonly facts: HostFacts;
+    readonly criSockets: Readonly<Record<string, CriSocketFact>>;
+    readonly notChecked: HostFactsResult['notChecked'];
+  };
   /** Upstream's or OpenShift's kubelet, and the evidence (or --kubelet-flavor) that decided. */
   readonly flavor?: FlavorDecision;
   /** /etc/os-release of the node. */

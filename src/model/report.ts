@@ -48,6 +48,11 @@ export interface Report {
   };
   readonly findings: readonly Finding[];
   readonly fallback: FallbackStatus;
+  /**
+   * Host facts node-check did not examine, with why: all of them for a root other than the live
+   * "/" (they belong to the machine node-check runs on). They never change kubeletWillStart.
+   */
+  readonly notChecked: readonly { readonly fact: string; readonly reason: string }[];
 }
 
 /** DESIGN §4.2. Never 200-243 (systemd's). */

@@ -35,6 +35,9 @@ export function renderText(report: Report, style: TextStyle): string {
   lines.push(headline);
   const flavor = report.kubeletFlavor;
   lines.push(dim(`  kubelet flavour: ${flavor.name === 'openshift' ? "OpenShift's" : "upstream's"} (${safe(flavor.evidence.join('; '))})`));
+  if (report.notChecked.length > 0) {
+    lines.push(dim(`  not checked: ${report.notChecked.map((n) => n.fact).join(', ')} (${safe(report.notChecked[0]!.reason)})`));
+  }
   if (report.kubelet.credentialProviderConfig || report.kubelet.credentialProviderBinDir) {
     lines.push(dim(`  credential provider config: ${safe(report.kubelet.credentialProviderConfig ?? '(empty)')}`));
     lines.push(dim(`  plugin directory:           ${safe(report.kubelet.credentialProviderBinDir ?? '(empty)')}`));

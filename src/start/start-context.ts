@@ -50,7 +50,9 @@ export class StartContext {
    * other root is 'not-checked' and never changes the verdict.
    */
   get cgroupV2(): boolean | 'not-checked' | undefined {
-    return 'not-checked';
+    const host = this.model.host;
+    if (!host || host.notChecked.some((n) => n.fact === 'cgroupVersion')) return 'not-checked';
+    return host.facts.cgroupVersion === undefined ? undefined : host.facts.cgroupVersion === 2;
   }
 
   /** The credential flags, or undefined when kubelet registers no providers (both absent or empty). */

@@ -5,11 +5,15 @@
  */
 import type { StartCheck } from './start-check.js';
 import { credentialProvidersStep } from './steps/credential-providers.js';
+import { systemdStep } from './steps/systemd.js';
+import { kubeletRunStep, postStartStep } from './steps/kubelet-run.js';
 import { commandLineStep, flagValidationStep } from './steps/command-line.js';
 import { gatesFromConfigStep, gatesFromFlagsStep } from './steps/feature-gates.js';
 import { configDropInsStep, configFileStep, configValidationStep } from './steps/kubelet-config.js';
 
 export const START_SEQUENCE: readonly StartCheck[] = [
+  // 0. systemd spawns kubelet: environment files, the ExecStart= binary.
+  systemdStep,
   // 1, 1b. pflag parses the command line; a stray word is "unknown command".
   commandLineStep,
   // 2. Feature gates from the flags.
@@ -24,6 +28,10 @@ export const START_SEQUENCE: readonly StartCheck[] = [
   gatesFromConfigStep,
   // 8. ValidateKubeletConfiguration (the logging step 7 is not modelled).
   configValidationStep,
+  // 10, 11. Run(): cloud provider, CRI, reserved resources, swap, --node-ip, NewMainKubelet's checks.
+  kubeletRunStep,
   // 11. NewMainKubelet → credential provider registration.
   credentialProvidersStep,
+  // 12. After "Started kubelet": the container manager (kernel tunables).
+  postStartStep,
 ];

@@ -12,6 +12,7 @@ const report: Report = {
   kubelet: { unit: 'kubelet.service', unitFile: '/etc/systemd/system/kubelet.service', dropIns: [], argv: [], credentialProviderConfig: '/c.yaml', credentialProviderBinDir: '/p', providers: [{ name: 'evil\u001b]0;pwned\u0007\nname', binary: '/p/evil', pluginOk: false }] },
   findings: [{ id: 'plugin-binary-missing', severity: 'error', message: 'Credential provider plugin "evil\u001b[2J\nx" is missing.', path: '/p/evil\u001b[2J', provider: 'evil', remediation: 'Install it.', kubeletError: 'plugin binary executable /p/evil\u001b[2J did not exist' }],
   fallback: { enabled: false, active: false },
+  notChecked: [],
 };
 
 t.test('text from config files cannot drive the terminal or add lines', async (t) => {

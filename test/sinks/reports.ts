@@ -25,6 +25,7 @@ export function report(overrides: Partial<Report> = {}): Report {
     },
     findings: [],
     fallback: { enabled: false, active: false },
+    notChecked: [],
     ...overrides,
   };
 }

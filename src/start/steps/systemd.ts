@@ -1,0 +1,40 @@
+/**
+ * What systemd refuses before kubelet runs (src/systemd-preconditions/): a missing non-optional
+ * EnvironmentFile= (the unit fails with result 'resources' before any ExecStartPre, so the
+ * preflight in kubelet's own unit never sees it: systemd/node-check-precheck.service reports it),
+ * an ExecStart= binary that is missing or not executable (203/EXEC). A masked unit is decided in
+ * evaluate, since it has no command line at all. These do not depend on the kubelet version.
+ */
+import type { StartCheck } from '../start-check.js';
+import { PASS } from '../start-check.js';
+import { checkSystemdPreconditions } from '../../systemd-preconditions/check-systemd.js';
+import { isFailure } from '../../systemd-preconditions/outcome.js';
+
+export const systemdStep: StartCheck = {
+  id: 'systemd-preconditions',
+  title: 'systemd can spawn kubelet (environment files, the ExecStart= binary)',
+  stage: 'systemd',
+  appliesTo: () => true,
+  run(context) {
+    const { model } = context;
+    const outcomes = checkSystemdPreconditions({ service: model.service, files: model.files, ...(model.kubelet ? { kubeletPath: model.kubelet.kubeletPath } : {}), ...(model.nodeMachine ? { nodeMachine: model.nodeMachine } : {}) });
+    const failure = outcomes.find(isFailure);
+    const undecided = outcomes.find((o) => !isFailure(o));
+    if (failure) {
+      return {
+        fail: {
+          findingId: failure.findingId,
+          message: failure.message,
+          remediation: failure.remediation,
+          kubeletError: failure.kubeletError,
+          logLine: failure.kubeletError,
+          exitStatus: failure.exitStatus ?? 1,
+          ...(failure.path ? { path: failure.path } : {}),
+          ...(failure.inexact ? { inexact: true } : {}),
+        },
+      };
+    }
+    if (undecided && 'undecidable' in undecided) return { undecidable: undecided.undecidable, ...(undecided.path ? { path: undecided.path } : {}) };
+    return PASS;
+  },
+};
