@@ -42,6 +42,24 @@ export interface Report {
   };
   readonly findings: readonly Finding[];
   readonly fallback: FallbackStatus;
+  /** Present when --machine-config / --overlay was given: the answer is about the node after applying them. */
+  readonly upgrade?: UpgradeSection;
+}
+
+/** What was laid over the node and what it changed (issue 9). `kubeletWillStart` above is the "after" answer. */
+export interface UpgradeSection {
+  /** In the order applied. name = metadata.name of a MachineConfig, else the file or directory. */
+  readonly sources: readonly { readonly name: string; readonly kind: 'machine-config' | 'ignition' | 'directory'; readonly origin: string }[];
+  /** Paths on the node whose result differs from the node now (new, different or removed). */
+  readonly changedPaths: readonly string[];
+  /** The changed paths that decided the answer: named by a finding, or the kubelet unit, its drop-ins, the credential provider config, plugin directory or plugins read for it. */
+  readonly decidingPaths: readonly string[];
+  /** Written paths whose contents node-check cannot tell (remote source, undecodable); they decide nothing unless read. */
+  readonly unknownPaths: readonly string[];
+  readonly before: { readonly kubeletWillStart: boolean | null };
+  readonly after: { readonly kubeletWillStart: boolean | null };
+  /** Where the kubelet version came from when it was derived from --openshift-version. */
+  readonly openshiftVersion?: { readonly openshift: string; readonly kubeletMinor: string; readonly verified: boolean };
 }
 
 /** DESIGN §4.2. Never 200-243 (systemd's). */
