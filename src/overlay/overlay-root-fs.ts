@@ -13,7 +13,8 @@
  *
  * It also records what discovery read: `touched` (every path looked up) and `unknownRead` (files
  * whose contents node-check could not tell — a remote source, undecodable data — that discovery
- * read), so the caller can say which changed paths decided and answer "cannot tell" honestly.
+ * read or stat'ed: the size is part of the contents), so the caller can say which changed paths
+ * decided and answer "cannot tell" honestly.
  */
 import * as path from 'node:path';
 import * as posix from 'node:path/posix';
@@ -372,6 +373,8 @@ export class OverlayRootFs extends RootFs {
     if (!node) return found.nodePath === '/' || !found.baseType ? this.base.lstat(found.nodePath) : found.baseType;
     switch (node.kind) {
       case 'file':
+        // The size is part of what the file holds (systemd takes an empty unit file for a mask).
+        if ('unknown' in node.content && this.recording) this.unknownRead.set(found.nodePath, node.content.unknown);
         return { ok: true, type: 'file', mode: node.mode, uid: node.uid, gid: node.gid, size: sizeOf(node.content) };
       case 'dir':
         if (node.implicit && found.baseType?.ok && found.baseType.type === 'directory') return found.baseType;
