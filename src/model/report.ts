@@ -56,6 +56,8 @@ export interface UpgradeSection {
   readonly decidingPaths: readonly string[];
   /** Written paths whose contents node-check cannot tell (remote source, undecodable); they decide nothing unless read. */
   readonly unknownPaths: readonly string[];
+  /** One sentence naming what was applied, e.g. "kubelet starts now but will NOT start after applying rendered-worker-5d2e" (the line for the upgrade ticket). */
+  readonly summary: string;
   readonly before: { readonly kubeletWillStart: boolean | null };
   readonly after: { readonly kubeletWillStart: boolean | null };
   /** Where the kubelet version came from when it was derived from --openshift-version. */

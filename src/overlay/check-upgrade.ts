@@ -106,9 +106,12 @@ export async function checkUpgrade(options: UpgradeCheckOptions): Promise<Report
   }
 
   const kubeletWillStart = undecided ? null : after.kubeletWillStart;
-  const findings = [...extra, ...after.findings];
+  // What made the answer "cannot tell" comes first (as cannot-decide does); notes go last.
+  const findings = undecided ? [...extra, ...after.findings] : [...after.findings, ...extra];
+  const names = layers.map((l) => l.name).join(' + ') || 'nothing';
   const upgrade: UpgradeSection = {
     sources: layers.map((l) => ({ name: l.name, kind: l.kind, origin: l.origin })),
+    summary: summaryOf(before.kubeletWillStart, kubeletWillStart, names),
     changedPaths,
     decidingPaths: decidingPaths(changedPaths, overlay, { ...after, findings }),
     unknownPaths: overlay.unknownPaths(),
@@ -117,6 +120,15 @@ export async function checkUpgrade(options: UpgradeCheckOptions): Promise<Report
     ...(options.openshiftVersion ? { openshiftVersion: options.openshiftVersion } : {}),
   };
   return { ...after, kubeletWillStart, findings, upgrade };
+}
+
+export function summaryOf(before: boolean | null, after: boolean | null, names: string): string {
+  const applying = `after applying ${names}`;
+  if (before === true && after === false) return `kubelet starts now but will NOT start ${applying}`;
+  if (before === false && after === true) return `kubelet does not start now but will start ${applying}`;
+  if (after === true) return `kubelet is predicted to start ${applying}`;
+  if (after === false) return `kubelet will NOT start ${applying} (it does not start now either)`;
+  return `node-check cannot tell whether kubelet will start ${applying}`;
 }
 
 /**

@@ -409,6 +409,7 @@ export class OverlayRootFs extends RootFs {
         if (!(st.ok && st.type === 'file' && st.mode === node.mode)) return true;
         const content = node.content;
         if ('unknown' in content) return true;
+        if (st.size !== sizeOf(content)) return true;
         const mine = 'data' in content ? content.data : content.lazy.fs.readFile(content.lazy.path, st.size + 1);
         const theirs = this.base.readFile(nodePath, st.size + 1);
         const data = Buffer.isBuffer(mine) ? mine : mine.ok ? mine.data : undefined;

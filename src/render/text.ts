@@ -28,7 +28,7 @@ export function renderText(report: Report, style: TextStyle): string {
   const upgrade = report.upgrade;
   const after = upgrade ? ` after applying ${safe(upgrade.sources.map((s) => s.name).join(' + ') || '(nothing)')}` : '';
   if (upgrade && upgrade.before.kubeletWillStart === true && report.kubeletWillStart === false) {
-    lines.push(red(upgradeBreaksLine(report, after)));
+    lines.push(red(upgradeBreaksLine(report)));
   }
   const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion}` : 'kubelet version unknown';
   lines.push(bold(`${report.kubelet.unit}`) + dim(` (${report.kubelet.unitFile ?? 'unit file not found'}; ${version})`));
@@ -62,11 +62,11 @@ export function renderText(report: Report, style: TextStyle): string {
 }
 
 /** The one line an admin pastes into the upgrade ticket: starts now, will not start after. */
-function upgradeBreaksLine(report: Report, after: string): string {
+function upgradeBreaksLine(report: Report): string {
   const error = report.findings.find((f) => f.severity === 'error');
   const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion}` : `kubelet ${report.evaluatedVersions.join(', ')}`;
   const why = error ? `${error.id}: ${error.kubeletError ?? error.message}` : 'see the findings';
-  return `✘ UPGRADE WILL STOP KUBELET: kubelet starts now but will NOT start${after} (${version}; ${safe(why)})`;
+  return `✘ UPGRADE WILL STOP KUBELET: ${safe(report.upgrade!.summary)} (${version}; ${safe(why)})`;
 }
 
 type Painters = Record<'red' | 'yellow' | 'dim' | 'bold', (text: string) => string>;

@@ -61,6 +61,7 @@ for (const c of CASES) {
     t.same(report.upgrade.sources, [{ name: c.source, kind: c.kind, origin: config }]);
     t.same(report.upgrade.before, { kubeletWillStart: true }, 'it starts now');
     t.same(report.upgrade.after, { kubeletWillStart: false });
+    t.equal(report.upgrade.summary, `kubelet starts now but will NOT start after applying ${c.source}`, 'JSON says "after applying <name>"');
     t.ok(report.upgrade.decidingPaths.includes(c.acrConfigOnNode ? '/etc/systemd/system/kubelet.service.d/30-credential-providers.conf' : UNIT_PATH), 'the unit (or drop-in) that adds the flags decided');
     if (!c.acrConfigOnNode) t.ok(report.upgrade.changedPaths.includes(ACR_CONFIG_PATH));
     t.notOk(report.upgrade.changedPaths.includes('/etc/systemd/system/kubelet.service.d/01-kubens.conf'), 'a file written again unchanged is not a change');
@@ -78,6 +79,7 @@ for (const c of CASES) {
     const okReport = JSON.parse(ok.stdout);
     t.equal(okReport.kubeletWillStart, true);
     t.same(okReport.upgrade.after, { kubeletWillStart: true });
+    t.equal(okReport.upgrade.summary, `kubelet is predicted to start after applying ${c.source}`);
     t.same(okReport.kubelet.providers, [{ name: 'acr-credential-provider', binary: `${PLUGIN_DIR}/acr-credential-provider`, pluginOk: true }]);
     t.equal(treeDigest(withPlugin), digestWith, 'the root is byte-for-byte unchanged');
     const okText = nodeCheck(['check', '--root', withPlugin, '--machine-config', config, '--kubelet-version', '1.29.x']);
