@@ -52,7 +52,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         .option('interval', { type: 'number', describe: 'seconds between re-checks [default: 60]' })
         .option('timeout', { type: 'number', describe: 'budget for one check, in seconds [default: 10]' })
         .option('journal', { type: 'boolean', describe: 'journal entries on state changes (--no-journal: do not)' })
-        .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' }), pick(runServe))
+        .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' })
+        .option('machine-config', { type: 'string', requiresArg: true, describe: 'a pending MachineConfig/Ignition file, or a directory of them: export nodecheck_pending_config_kubelet_start_ok{config} (repeatable)' }), pick(runServe))
     .command('fallback <action>', 'show, apply or revert the fallback by hand', (y) =>
       y.positional('action', { choices: FALLBACK_ACTIONS, describe: 'status | apply | revert' }), pick(runFallback))
     .command('explain <finding-id>', 'what a finding means, why kubelet cares, how to fix it', (y) =>
