@@ -52,7 +52,7 @@ export interface UpgradeSection {
   readonly sources: readonly { readonly name: string; readonly kind: 'machine-config' | 'ignition' | 'directory'; readonly origin: string }[];
   /** Paths on the node whose result differs from the node now (new, different or removed). */
   readonly changedPaths: readonly string[];
-  /** The changed paths that decided the answer: named by a finding, or the kubelet unit, its drop-ins, the credential provider config, plugin directory or plugins read for it. */
+  /** The changed paths that decided the answer: named by a finding; the credential provider config, plugin directory, plugins and kubelet --config files read for it; the unit, drop-ins and environment files when kubelet's command line changed. */
   readonly decidingPaths: readonly string[];
   /** Written paths whose contents node-check cannot tell (remote source, undecodable); they decide nothing unless read. */
   readonly unknownPaths: readonly string[];

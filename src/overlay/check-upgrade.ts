@@ -8,6 +8,7 @@ import { discoverNode } from '../discover/discover-node.js';
 import { evaluate } from '../evaluate/evaluate.js';
 import { RootFs } from '../host/root-fs.js';
 import type { Finding } from '../model/findings.js';
+import type { NodeModel } from '../model/node.js';
 import type { FallbackStatus, Report, UpgradeSection } from '../model/report.js';
 import { OverlayInputError, readMachineConfig, type Layer } from './ignition.js';
 import { OverlayRootFs } from './overlay-root-fs.js';
@@ -113,7 +114,7 @@ export async function checkUpgrade(options: UpgradeCheckOptions): Promise<Report
     sources: layers.map((l) => ({ name: l.name, kind: l.kind, origin: l.origin })),
     summary: summaryOf(before.kubeletWillStart, kubeletWillStart, names),
     changedPaths,
-    decidingPaths: decidingPaths(changedPaths, overlay, { ...after, findings }),
+    decidingPaths: decidingPaths(changedPaths, overlay, { ...after, findings }, afterModel, before),
     unknownPaths: overlay.unknownPaths(),
     before: { kubeletWillStart: before.kubeletWillStart },
     after: { kubeletWillStart },
@@ -132,20 +133,25 @@ export function summaryOf(before: boolean | null, after: boolean | null, names: 
 }
 
 /**
- * The changed paths that decided: those a finding names, and those among the kubelet unit, its
- * drop-ins, the credential provider config, the plugin directory and the plugins, that discovery
- * read. Kept simple on purpose: a path here is one the answer rests on, not a proof of causality.
+ * The changed paths that decided, kept simple on purpose (a path here is one the answer rests on,
+ * not a proof of causality), among the changed paths discovery read:
+ * - any path a finding names;
+ * - the credential provider config (file or directory), the plugin directory and plugins, and
+ *   kubelet's --config / --config-dir files (feature gates);
+ * - the unit file, its drop-ins and EnvironmentFile= files, only when kubelet's command line (or
+ *   the unit file) differs from the node's now: a drop-in that adds an ExecStartPre decides nothing.
  */
-function decidingPaths(changed: readonly string[], overlay: OverlayRootFs, report: Report): string[] {
+function decidingPaths(changed: readonly string[], overlay: OverlayRootFs, report: Report, model: NodeModel, before: Report): string[] {
+  const norm = (p: string) => posix.resolve('/', p);
   const named = new Set<string>();
-  for (const f of report.findings) if (f.path) named.add(posix.resolve('/', f.path));
-  const inputs = new Set<string>();
+  for (const f of report.findings) if (f.path) named.add(norm(f.path));
   const k = report.kubelet;
-  for (const p of [k.unitFile, ...k.dropIns, k.credentialProviderConfig, k.credentialProviderBinDir, ...k.providers.map((p) => p.binary)]) {
-    if (p) inputs.add(posix.resolve('/', p));
-  }
-  const underInput = (p: string) => [...inputs].some((i) => p === i || p.startsWith(i + '/'));
-  return changed.filter((p) => named.has(p) || (overlay.touched.has(p) && underInput(p)));
+  const inputs = [k.credentialProviderConfig, k.credentialProviderBinDir, ...k.providers.map((p) => p.binary), model.kubeletConfig.configFile?.path, model.kubeletConfig.configDir?.path];
+  const commandLineChanged = JSON.stringify(before.kubelet.argv) !== JSON.stringify(k.argv) || before.kubelet.unitFile !== k.unitFile;
+  if (commandLineChanged) inputs.push(k.unitFile, ...k.dropIns, ...model.service.environmentFiles.map((e) => e.path));
+  const prefixes = inputs.filter((p): p is string => typeof p === 'string' && p !== '').map(norm);
+  const under = (p: string) => prefixes.some((i) => p === i || p.startsWith(i + '/'));
+  return changed.filter((p) => named.has(p) || (overlay.touched.has(p) && under(p)));
 }
 
 function invalid(message: string): Finding {

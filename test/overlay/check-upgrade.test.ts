@@ -110,3 +110,15 @@ t.test('prepareCheckArgs: command-line order, 1.29.x, --openshift-version', asyn
   t.match('args' in os && os.args, { 'kubelet-version': '1.32', openshiftVersion: { openshift: '4.19', kubeletMinor: '1.32', verified: false } });
   t.match(prepareCheckArgs([], { 'openshift-version': '4.11' }), { usage: /4\.12 to 4\.22/ });
 });
+
+t.test('a drop-in that does not change kubelet\'s command line decides nothing', async (t) => {
+  const root = rhelWorker415(path.join(t.testdir(), 'root'));
+  const report = await check(root, [{ kind: 'machine-config', origin: 'x.ign', data: Buffer.from(JSON.stringify({
+    ignition: { version: '3.4.0' },
+    systemd: { units: [{ name: 'kubelet.service', dropins: [{ name: '90-pre.conf', contents: '[Service]\nExecStartPre=/bin/true\n' }] }] },
+  })) }]);
+  t.equal(report.kubeletWillStart, true);
+  t.same(report.upgrade?.changedPaths, ['/etc/systemd/system/kubelet.service.d/90-pre.conf']);
+  t.same(report.upgrade?.decidingPaths, []);
+  t.ok(report.kubelet.dropIns.includes('/etc/systemd/system/kubelet.service.d/90-pre.conf'), 'the drop-in is read');
+});
