@@ -53,7 +53,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         .option('timeout', { type: 'number', describe: 'budget for one check, in seconds [default: 10]' })
         .option('journal', { type: 'boolean', describe: 'journal entries on state changes (--no-journal: do not)' })
         .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' })
-        .option('machine-config', { type: 'string', requiresArg: true, describe: 'a pending MachineConfig/Ignition file, or a directory of them: export nodecheck_pending_config_kubelet_start_ok{config} (repeatable)' }), pick(runServe))
+        .option('machine-config', { type: 'string', requiresArg: true, describe: 'a pending MachineConfig/Ignition file, or a directory of them: export nodecheck_pending_config_kubelet_start_ok{config} (repeatable)' })
+        .option('in-cluster', { type: 'boolean', describe: "evaluate the node's pool's target rendered MachineConfig, read from the API with the pod's service account" })
+        .option('node-name', { type: 'string', requiresArg: true, describe: 'this node, for --in-cluster [default: $NODE_NAME]' }), pick(runServe))
     .command('fallback <action>', 'show, apply or revert the fallback by hand', (y) =>
       y.positional('action', { choices: FALLBACK_ACTIONS, describe: 'status | apply | revert' }), pick(runFallback))
     .command('explain <finding-id>', 'what a finding means, why kubelet cares, how to fix it', (y) =>

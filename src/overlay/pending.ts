@@ -7,10 +7,11 @@
  */
 import * as fs from 'node:fs';
 import * as posix from 'node:path/posix';
-import { checkNode } from '../check-node.js';
+import { checkNode, type OverlayInput } from '../check-node.js';
 import type { FallbackStatus } from '../model/report.js';
 import { escapeUnprintable } from '../render/printable.js';
 import { readOverlayInputs } from './read-inputs.js';
+import { nodeTarget, pendingInputs, type ClusterClient } from './cluster.js';
 
 /** At most this many pending configs (label values stay bounded). */
 export const MAX_PENDING_CONFIGS = 32;
@@ -51,28 +52,36 @@ export function pendingConfigFiles(args: readonly string[]): string[] {
   return files.slice(0, MAX_PENDING_CONFIGS);
 }
 
-export async function checkPendingConfigs(options: {
+export interface PendingCheckOptions {
   readonly root: string;
   readonly unit: string;
   readonly kubeletVersion?: string;
   readonly versionProbeTimeoutMs: number;
   readonly fallback?: FallbackStatus;
-  readonly configs: readonly string[];
-}): Promise<PendingResult[]> {
+}
+
+/** serve --machine-config FILE|DIR: each file is one pending config. */
+export async function checkPendingConfigs(options: PendingCheckOptions & { readonly configs: readonly string[] }): Promise<PendingResult[]> {
+  const files = pendingConfigFiles(options.configs);
+  return checkPendingInputs(options, readOverlayInputs(files.map((value) => ({ kind: 'machine-config' as const, value }))));
+}
+
+/** Each input (a file read, or a MachineConfig from the API) evaluated on its own against the node. */
+export async function checkPendingInputs(options: PendingCheckOptions, inputs: readonly OverlayInput[]): Promise<PendingResult[]> {
   const results: PendingResult[] = [];
-  for (const file of pendingConfigFiles(options.configs)) {
-    const inputs = readOverlayInputs([{ kind: 'machine-config', value: file }]);
+  for (const input of inputs.slice(0, MAX_PENDING_CONFIGS)) {
     const report = await checkNode({
       root: options.root,
       unit: options.unit,
       ...(options.kubeletVersion !== undefined ? { kubeletVersion: options.kubeletVersion } : {}),
       versionProbeTimeoutMs: options.versionProbeTimeoutMs,
       ...(options.fallback ? { fallback: options.fallback } : {}),
-      overlays: inputs,
+      overlays: [input],
     });
+    const origin = input.kind === 'directory' ? input.dir : input.origin;
     results.push({
-      config: report.upgrade?.sources[0]?.name ?? posix.basename(file),
-      origin: file,
+      config: report.upgrade?.sources[0]?.name ?? posix.basename(origin),
+      origin,
       kubeletWillStart: report.kubeletWillStart,
       summary: report.upgrade?.summary ?? '',
     });
@@ -115,4 +124,19 @@ export async function renderPendingMetrics(results: readonly PendingResult[]): P
   }
   if (!any) registry.removeSingleMetric('nodecheck_pending_config_kubelet_start_ok');
   return registry.metrics();
+}
+
+/**
+ * serve --in-cluster: the node's pool's target rendered config (and the node's desiredConfig when
+ * different), read from the API and evaluated against this node. When the API cannot be read, one
+ * result with config "cluster" that node-check cannot tell (the metric's _unknown is 1).
+ */
+export async function checkClusterPending(options: PendingCheckOptions, client: ClusterClient | { problem: string }, nodeName: string): Promise<PendingResult[]> {
+  const cannotTell = (problem: string): PendingResult[] => [{ config: 'cluster', origin: 'cluster', kubeletWillStart: null, summary: `node-check cannot tell which configuration this node is going to: ${problem}` }];
+  if ('problem' in client) return cannotTell(client.problem);
+  const target = await nodeTarget(client, nodeName);
+  if ('problem' in target) return cannotTell(target.problem);
+  const inputs = await pendingInputs(client, target);
+  if (inputs.length === 0) return cannotTell(`node ${nodeName} is in no MachineConfigPool with a spec.configuration`);
+  return checkPendingInputs(options, inputs);
 }

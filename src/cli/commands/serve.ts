@@ -13,7 +13,8 @@ import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
 import { VERSION } from '../../version.js';
-import { checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
+import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
+import { inClusterClient } from '../../overlay/cluster.js';
 
 const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/local/lib/systemd/system', '/usr/lib/systemd/system', '/lib/systemd/system'];
 
@@ -22,6 +23,14 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
   // --machine-config FILE|DIR: configurations waiting to be applied (issue 9), re-evaluated on every check.
   const pendingArgs = args['machine-config'] === undefined ? [] : ([] as unknown[]).concat(args['machine-config']).map(String);
   let pendingWatcher: Watcher | undefined;
+  // --in-cluster: the node's pool's target rendered config, from the API (issue 9, item 6).
+  const inCluster = args['in-cluster'] === true;
+  const nodeName = (args['node-name'] as string | undefined) ?? io.env['NODE_NAME'];
+  if (inCluster && !nodeName) {
+    io.stderr('node-check: --in-cluster needs the node name: --node-name or $NODE_NAME (the downward API spec.nodeName)\n');
+    return 64;
+  }
+  const cluster = inCluster ? inClusterClient(io.env, settings.timeoutSeconds * 1000) : undefined;
   let watcher: Watcher | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -33,17 +42,20 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
       const restored = await autoRestore(settings, report, io);
       if (restored) report = restored;
     }
-    const pending = pendingArgs.length === 0 ? [] : await checkPendingConfigs({
+    const pendingOptions = {
       root: settings.root,
       unit: settings.unit,
       ...((settings.kubeletVersion ?? report.kubeletVersion) ? { kubeletVersion: settings.kubeletVersion ?? report.kubeletVersion! } : {}),
       versionProbeTimeoutMs: Math.min(2000, settings.timeoutSeconds * 1000),
       fallback: report.fallback,
-      configs: pendingArgs,
-    });
+    };
+    const pending = [
+      ...(pendingArgs.length === 0 ? [] : await checkPendingConfigs({ ...pendingOptions, configs: pendingArgs })),
+      ...(cluster && nodeName ? await checkClusterPending(pendingOptions, cluster, nodeName) : []),
+    ];
     state.metrics = (await renderMetrics(report, { version: VERSION, durationSeconds: (Date.now() - started) / 1000, nowSeconds: Date.now() / 1000 })) + (await renderPendingMetrics(pending));
     const pendingKey = JSON.stringify(pending.map((p) => [p.config, p.kubeletWillStart]));
-    if (pendingArgs.length > 0 && pendingKey !== state.pendingKey) {
+    if (pending.length > 0 && pendingKey !== state.pendingKey) {
       for (const p of pending) io.stderr(`node-check: pending ${p.origin}: ${p.summary}\n`);
       state.pendingKey = pendingKey;
     }
