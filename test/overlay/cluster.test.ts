@@ -180,3 +180,22 @@ t.test('label selectors as metav1.LabelSelector', async (t) => {
   t.notOk(selects({ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['x'] }] }, { a: 'x' }));
   t.notOk(selects({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] }, { a: '2' }), 'unknown operator selects nothing');
 });
+
+t.test('packaging/openshift/node-check-in-cluster.yaml: least verbs, bound to the DaemonSet\'s service account', async (t) => {
+  const { parseAllDocuments } = await import('yaml');
+  const read = (p: string) => fs.readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
+  const [role, binding] = parseAllDocuments(read('packaging/openshift/node-check-in-cluster.yaml')).map((d) => d.toJS()) as [
+    { kind: string; metadata: { name: string }; rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] },
+    { kind: string; roleRef: { kind: string; name: string }; subjects: { kind: string; name: string; namespace: string }[] },
+  ];
+  t.equal(role.kind, 'ClusterRole');
+  t.same(role.rules.flatMap((r) => r.resources.map((res) => `${r.apiGroups.join(',')}/${res}:${r.verbs.join(',')}`)).sort(), [
+    '/nodes:get,list,watch',
+    'machineconfiguration.openshift.io/machineconfigpools:get,list,watch',
+    'machineconfiguration.openshift.io/machineconfigs:get,list,watch',
+  ]);
+  t.same(binding.roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role.metadata.name });
+  const serve = parseAllDocuments(read('packaging/openshift/node-check-serve.yaml')).map((d) => d.toJS() as { kind: string; metadata: { name: string; namespace?: string } });
+  const sa = serve.find((d) => d.kind === 'ServiceAccount')!;
+  t.same(binding.subjects, [{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: sa.metadata.namespace }]);
+});
