@@ -136,7 +136,8 @@ function parseStructured(text: string, origin: string): unknown {
       throw new OverlayInputError(origin, `not valid JSON: ${(error as Error).message}`);
     }
   }
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, merge: false });
+  // YAML 1.1, as the API server reads a MachineConfig (sigs.k8s.io/yaml over go-yaml): `mode: 0644` is octal 420.
+  const doc = parseDocument(text, { version: '1.1', uniqueKeys: true, prettyErrors: false, merge: false });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const line = first.linePos ? `:${first.linePos[0].line}` : '';
@@ -173,7 +174,8 @@ function readIgnition(config: Record<string, unknown>, origin: string, at: strin
   };
   const ignition = config['ignition'];
   const version = isObject(ignition) ? (ignition as Record<string, unknown>)['version'] : undefined;
-  if (typeof version !== 'string') fail(`${at}ignition.version is missing`);
+  if (version === undefined || version === null) fail(`${at}ignition.version is missing`);
+  if (typeof version !== 'string') fail(`${at}ignition.version must be a string like "3.4.0", found ${JSON.stringify(version)}`);
   if (!SUPPORTED_IGNITION.test(version as string)) fail(`Ignition config version ${JSON.stringify(version)} is not supported (3.0.0 to 3.4.0)`);
   const unmodelled: { message: string; decides: boolean }[] = [];
   const igConfig = isObject(ignition) ? (ignition as Record<string, unknown>)['config'] : undefined;

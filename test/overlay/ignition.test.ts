@@ -133,3 +133,22 @@ t.test('a remote config merge is recorded as deciding; osImageURL as not decidin
   const os = readMachineConfig(mc({ ignition: { version: '3.2.0' } }, { spec: { config: { ignition: { version: '3.2.0' } }, osImageURL: 'quay.io/x@sha256:1' } }), 'x.yaml');
   t.same(os.unmodelled.map((u) => u.decides), [false]);
 });
+
+t.test('YAML is read as the API server reads it (YAML 1.1): mode 0644 is octal', async (t) => {
+  const yaml = `apiVersion: machineconfiguration.openshift.io/v1
+kind: MachineConfig
+metadata:
+  name: 99-mode
+spec:
+  config:
+    ignition:
+      version: 3.2.0
+    storage:
+      files:
+        - path: /usr/local/bin/x
+          mode: 0755
+          contents:
+            source: data:,x
+`;
+  t.match(readMachineConfig(Buffer.from(yaml), 'm.yaml').entries[0], { kind: 'file', mode: 0o755 });
+});
