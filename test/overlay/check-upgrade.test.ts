@@ -106,9 +106,12 @@ t.test('prepareCheckArgs: command-line order, 1.29.x, --openshift-version', asyn
     { kind: 'overlay', value: '/o2' },
   ]);
   t.equal('args' in prepared && prepared.args['kubelet-version'], '1.29');
-  const os = prepareCheckArgs([], { 'openshift-version': '4.19' });
-  t.match('args' in os && os.args, { 'kubelet-version': '1.32', openshiftVersion: { openshift: '4.19', kubeletMinor: '1.32', verified: false } });
-  t.match(prepareCheckArgs([], { 'openshift-version': '4.11' }), { usage: /4\.12 to 4\.22/ });
+  const os = prepareCheckArgs([], { 'openshift-version': '4.19.3' });
+  t.match('args' in os && os.args, { 'kubelet-version': '1.32', openshiftVersion: { openshift: '4.19', kubeletMinor: '1.32', verified: true } });
+  const unverified = prepareCheckArgs([], { 'openshift-version': '4.17' });
+  t.match('args' in unverified && unverified.args, { 'kubelet-version': '1.30', openshiftVersion: { verified: false } });
+  t.match(prepareCheckArgs([], { 'openshift-version': '4.11' }), { usage: /4\.12 to 4\.23/ });
+  t.match(prepareCheckArgs([], { 'openshift-version': '4.24' }), { usage: /not an OpenShift version/ }, 'never a neighbour');
 });
 
 t.test('a drop-in that does not change kubelet\'s command line decides nothing', async (t) => {
@@ -121,4 +124,12 @@ t.test('a drop-in that does not change kubelet\'s command line decides nothing',
   t.same(report.upgrade?.changedPaths, ['/etc/systemd/system/kubelet.service.d/90-pre.conf']);
   t.same(report.upgrade?.decidingPaths, []);
   t.ok(report.kubelet.dropIns.includes('/etc/systemd/system/kubelet.service.d/90-pre.conf'), 'the drop-in is read');
+});
+
+t.test('an unverified OpenShift row is said, as an info finding after the answer', async (t) => {
+  const root = rhelWorker415(path.join(t.testdir(), 'root'));
+  const report = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: '1.30', overlays: [{ kind: 'machine-config', origin: 'mc.yaml', data: Buffer.from(machineConfigYaml()) }], openshiftVersion: { openshift: '4.17', kubeletMinor: '1.30', verified: false } });
+  t.equal(report.kubeletWillStart, false, 'the answer stands');
+  t.match(report.findings.at(-1), { id: 'openshift-version-unverified', severity: 'info' });
+  t.same(report.upgrade?.openshiftVersion, { openshift: '4.17', kubeletMinor: '1.30', verified: false });
 });

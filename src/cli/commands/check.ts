@@ -52,7 +52,7 @@ export function prepareCheckArgs(argv: readonly string[], parsed: Record<string,
     if (typeof openshift !== 'string') return { usage: '--openshift-version needs a version like 4.16' };
     if (kubeletVersion !== undefined) return { usage: 'give --kubelet-version or --openshift-version, not both' };
     const row = kubeletForOpenShift(openshift);
-    if (!row) return { usage: `--openshift-version: "${openshift}" is not an OpenShift version node-check knows (4.12 to 4.22)` };
+    if (!row) return { usage: `--openshift-version: "${openshift}" is not an OpenShift version node-check knows (4.12 to 4.23)` };
     args['kubelet-version'] = `1.${row.kubeletMinor}`;
     args['openshiftVersion'] = { openshift: `4.${row.openshiftMinor}`, kubeletMinor: `1.${row.kubeletMinor}`, verified: row.verified } satisfies UpgradeSection['openshiftVersion'];
   }
