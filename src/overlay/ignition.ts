@@ -12,7 +12,10 @@
  * - storage.directories (default 0755) and storage.links (target stored as given).
  * - systemd.units: `contents` -> /etc/systemd/system/NAME; each drop-in with contents ->
  *   /etc/systemd/system/NAME.d/DROPIN; a drop-in without contents is removed (the MCD deletes
- *   empty drop-ins); `mask: true` -> /etc/systemd/system/NAME is a symlink to /dev/null.
+ *   empty drop-ins); `mask: true` -> /etc/systemd/system/NAME is a symlink to /dev/null;
+ *   `mask: false` without contents removes /etc/systemd/system/NAME (pkg/daemon/file_writers.go
+ *   writeUnit, read at index file id 22962630464). The MCD refuses `append` ("Append is not
+ *   supported"): such a config is laid with Ignition's semantics but answers "cannot tell".
  *
  * A remote source (http, https, s3, tftp, gs, …) is never fetched: the entry's contents are
  * `{ remote }` and node-check cannot tell what it holds. Content that cannot be decoded (bad
@@ -209,6 +212,10 @@ function readIgnition(config: Record<string, unknown>, origin: string, at: strin
     const path = checkedPath(f['path'], where, fail);
     const contents = isObject(f['contents']) ? (f['contents'] as Record<string, unknown>) : undefined;
     const append = Array.isArray(f['append']) ? f['append'] : [];
+    if (append.length > 0) {
+      // pkg/daemon/file_writers.go writeFiles: "found an append section when writing files. Append is not supported".
+      unmodelled.push({ message: `${where} (${path}) has an append section; the machine-config daemon refuses it ("Append is not supported"), so it would not apply this configuration (Ignition's append is laid over the node here)`, decides: true });
+    }
     add(
       {
         path,
@@ -243,6 +250,9 @@ function readIgnition(config: Record<string, unknown>, origin: string, at: strin
       add({ path: unitPath, kind: 'masked-unit', target: '/dev/null' }, where);
     } else if (typeof u['contents'] === 'string' && u['contents'] !== '') {
       add({ path: unitPath, kind: 'file', mode: 0o644, contents: Buffer.from(u['contents'], 'utf8'), hasContents: true, overwrite: true, append: [] }, where);
+    } else if (u['mask'] === false) {
+      // writeUnit: "if mask is explicitly set to false, make sure to remove a previous mask" (RemoveAll of the unit path).
+      add({ path: unitPath, kind: 'absent' }, where);
     }
     const dropins = u['dropins'] === undefined || u['dropins'] === null ? [] : u['dropins'];
     if (!Array.isArray(dropins)) fail(`${where}.dropins must be a list`);

@@ -59,6 +59,13 @@ t.test('mask, empty drop-in, links, directories, modes, append', async (t) => {
   const a = entry(data, '/etc/a');
   t.equal(a?.kind === 'file' && a.mode, 0o755);
   t.same(a?.kind === 'file' && (a.append[0] as Buffer).toString(), '\ntwo');
+  t.match(layer.unmodelled, [{ decides: true, message: /Append is not supported/ }], 'the machine-config daemon refuses append');
+});
+
+t.test('mask: false without contents removes the unit file (the MCD cleans up a previous mask)', async (t) => {
+  const data = ign({ systemd: { units: [{ name: 'kubelet.service', mask: false }, { name: 'crio.service', mask: false, contents: '[Unit]\n' }] } });
+  t.same(entry(data, '/etc/systemd/system/kubelet.service'), { path: '/etc/systemd/system/kubelet.service', kind: 'absent' });
+  t.match(entry(data, '/etc/systemd/system/crio.service'), { kind: 'file' });
 });
 
 t.test('remote sources are never fetched: the contents are { remote } without query or credentials', async (t) => {
