@@ -1,11 +1,15 @@
 /**
  * One check of a node, end to end: discover (I/O) then evaluate (pure). What `check`,
- * `preflight` and `serve` share.
+ * `preflight` and `serve` share. With overlays (`check --machine-config` / `--overlay`), the
+ * answer is about the node after applying them (src/overlay/check-upgrade.ts).
  */
 import { discoverNode } from './discover/discover-node.js';
 import { evaluate } from './evaluate/evaluate.js';
-import type { FallbackStatus, Report } from './model/report.js';
+import type { FallbackStatus, Report, UpgradeSection } from './model/report.js';
 import type { KubeletFlavor } from './kubelet/flavor.js';
+import { checkUpgrade, type OverlayInput } from './overlay/check-upgrade.js';
+
+export type { OverlayInput } from './overlay/check-upgrade.js';
 
 export interface CheckNodeOptions {
   readonly root: string;
@@ -15,9 +19,25 @@ export interface CheckNodeOptions {
   /** Bound on `kubelet --version` (live root only). */
   readonly versionProbeTimeoutMs?: number;
   readonly fallback?: FallbackStatus;
+  /** Configurations to lay over the node, in order; the report then answers for the node after them. */
+  readonly overlays?: readonly OverlayInput[];
+  /** Set when the kubelet version was derived from --openshift-version (reported in `upgrade`). */
+  readonly openshiftVersion?: UpgradeSection['openshiftVersion'];
 }
 
 export async function checkNode(options: CheckNodeOptions): Promise<Report> {
+  if (options.overlays && options.overlays.length > 0) {
+    return checkUpgrade({
+      root: options.root,
+      unit: options.unit,
+      ...(options.kubeletVersion !== undefined ? { kubeletVersion: options.kubeletVersion } : {}),
+      ...(options.kubeletFlavor !== undefined ? { kubeletFlavor: options.kubeletFlavor } : {}),
+      versionProbeTimeoutMs: options.versionProbeTimeoutMs ?? 2000,
+      ...(options.fallback ? { fallback: options.fallback } : {}),
+      overlays: options.overlays,
+      ...(options.openshiftVersion ? { openshiftVersion: options.openshiftVersion } : {}),
+    });
+  }
   const model = await discoverNode({
     root: options.root,
     unit: options.unit,

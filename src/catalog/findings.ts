@@ -10,6 +10,7 @@ import { GATES_KINDS } from './kinds/gates.js';
 import { HOST_KINDS } from './kinds/host.js';
 import { KUBELET_CONFIG_KINDS } from './kinds/kubelet-config.js';
 import { NODE_SETUP_KINDS } from './kinds/node-setup.js';
+import { OVERLAY_KINDS } from './kinds/overlay.js';
 
 export interface FindingKind {
   readonly id: string;
@@ -295,6 +296,7 @@ const ALL_KINDS: readonly FindingKind[] = [
   ...KUBELET_CONFIG_KINDS,
   ...NODE_SETUP_KINDS,
   ...HOST_KINDS,
+  ...OVERLAY_KINDS,
 ];
 
 const BY_ID = new Map(ALL_KINDS.map((kind) => [kind.id, kind]));

@@ -8,7 +8,7 @@ import type { CliIo } from './io.js';
 import { DEFAULT_CONFIG_FILE, mergeSettings, parseConfigFile, SettingsError, validate, type Settings } from '../settings.js';
 import { ExitCode } from '../model/report.js';
 import { parseKubeletVersion } from '../kubelet/version.js';
-import { runCheck } from './commands/check.js';
+import { prepareCheckArgs, runCheck } from './commands/check.js';
 import { runExplain } from './commands/explain.js';
 import { runPreflight } from './commands/preflight.js';
 import { runServe } from './commands/serve.js';
@@ -30,7 +30,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .usage('$0 [command] [options]')
     .epilogue('Predicts whether kubelet will refuse to start because of its image credential provider setup.\nExit codes: 0 kubelet will start, 1 it will not, 2 cannot tell, 64 usage error.')
     .command(['check', '$0'], 'inspect the node and report (default)', (y) =>
-      y.check((args) => {
+      y
+        .option('machine-config', { type: 'string', requiresArg: true, describe: 'answer for the node after applying this MachineConfig or Ignition config (file, "-" = stdin); repeatable, applied in order' })
+        .option('overlay', { type: 'string', requiresArg: true, describe: 'answer for the node after laying this directory tree over it; repeatable, combines with --machine-config in command-line order' })
+        .option('openshift-version', { type: 'string', requiresArg: true, describe: 'target OpenShift 4.N: evaluate its kubelet minor (instead of --kubelet-version)' })
+        .check((args) => {
         const extra = args._.filter((word) => word !== 'check');
         if (extra.length > 0) throw new Error(`unknown command "${String(extra[0])}"`);
         return true;
@@ -48,7 +52,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         .option('interval', { type: 'number', describe: 'seconds between re-checks [default: 60]' })
         .option('timeout', { type: 'number', describe: 'budget for one check, in seconds [default: 10]' })
         .option('journal', { type: 'boolean', describe: 'journal entries on state changes (--no-journal: do not)' })
-        .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' }), pick(runServe))
+        .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' })
+        .option('machine-config', { type: 'string', requiresArg: true, describe: 'a pending MachineConfig/Ignition file, or a directory of them: export nodecheck_pending_config_kubelet_start_ok{config} (repeatable)' })
+        .option('in-cluster', { type: 'boolean', describe: "evaluate the node's pool's target rendered MachineConfig, read from the API with the pod's service account" })
+        .option('node-name', { type: 'string', requiresArg: true, describe: 'this node, for --in-cluster [default: $NODE_NAME]' }), pick(runServe))
     .command('fallback <action>', 'show, apply or revert the fallback by hand', (y) =>
       y.positional('action', { choices: FALLBACK_ACTIONS, describe: 'status | apply | revert' }), pick(runFallback))
     .command('explain <finding-id>', 'what a finding means, why kubelet cares, how to fix it', (y) =>
@@ -86,6 +93,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return ExitCode.usage;
   }
   if (helpOrVersionShown || !chosen) return 0;
+  if (chosen.command === runCheck) {
+    const prepared = prepareCheckArgs(argv, parsed);
+    if ('usage' in prepared) {
+      io.stderr(`node-check: ${prepared.usage}\nRun \`node-check --help\` for usage.\n`);
+      return ExitCode.usage;
+    }
+    parsed = prepared.args;
+    chosen.args = prepared.args;
+  }
 
   let settings: Settings;
   try {

@@ -53,6 +53,26 @@ export interface Report {
    * "/" (they belong to the machine node-check runs on). They never change kubeletWillStart.
    */
   readonly notChecked: readonly { readonly fact: string; readonly reason: string }[];
+  /** Present when --machine-config / --overlay was given: the answer is about the node after applying them. */
+  readonly upgrade?: UpgradeSection;
+}
+
+/** What was laid over the node and what it changed (issue 9). `kubeletWillStart` above is the "after" answer. */
+export interface UpgradeSection {
+  /** In the order applied. name = metadata.name of a MachineConfig, else the file or directory. */
+  readonly sources: readonly { readonly name: string; readonly kind: 'machine-config' | 'ignition' | 'directory'; readonly origin: string }[];
+  /** Paths on the node whose result differs from the node now (new, different or removed). */
+  readonly changedPaths: readonly string[];
+  /** The changed paths that decided the answer: named by a finding; the credential provider config, plugin directory, plugins and kubelet --config files read for it; the unit, drop-ins and environment files when kubelet's command line changed. */
+  readonly decidingPaths: readonly string[];
+  /** Written paths whose contents node-check cannot tell (remote source, undecodable); they decide nothing unless read. */
+  readonly unknownPaths: readonly string[];
+  /** One sentence naming what was applied, e.g. "kubelet starts now but will NOT start after applying rendered-worker-5d2e" (the line for the upgrade ticket). */
+  readonly summary: string;
+  readonly before: { readonly kubeletWillStart: boolean | null };
+  readonly after: { readonly kubeletWillStart: boolean | null };
+  /** Where the kubelet version came from when it was derived from --openshift-version. */
+  readonly openshiftVersion?: { readonly openshift: string; readonly kubeletMinor: string; readonly verified: boolean };
 }
 
 /** DESIGN §4.2. Never 200-243 (systemd's). */

@@ -25,18 +25,27 @@ export function renderText(report: Report, style: TextStyle): string {
     const removed = report.fallback.removedProviders ?? [];
     lines.push(yellow(`! FALLBACK ACTIVE since ${report.fallback.since ?? '?'}: kubelet runs without ${safe(removed.join(', ')) || 'some credential providers'}; image pulls that need ${removed.length === 1 ? 'it' : 'them'} fail.`));
   }
+  const upgrade = report.upgrade;
+  const after = upgrade ? ` after applying ${safe(upgrade.sources.map((s) => s.name).join(' + ') || '(nothing)')}` : '';
+  if (upgrade && upgrade.before.kubeletWillStart === true && report.kubeletWillStart === false) {
+    lines.push(red(upgradeBreaksLine(report)));
+  }
   const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion}` : 'kubelet version unknown';
   lines.push(bold(`${report.kubelet.unit}`) + dim(` (${report.kubelet.unitFile ?? 'unit file not found'}; ${version})`));
   const headline = report.kubeletWillStart === true
-    ? green('✔ kubelet is predicted to start')
+    ? green(`✔ kubelet is predicted to start${after}`)
     : report.kubeletWillStart === false
-      ? red(`✘ kubelet will NOT start (${[...new Set(report.findings.filter((f) => f.severity === 'error').map((f) => f.id))].join(', ')})`)
-      : yellow(`? node-check cannot tell whether kubelet will start`);
+      ? red(`✘ kubelet will NOT start${after} (${[...new Set(report.findings.filter((f) => f.severity === 'error').map((f) => f.id))].join(', ')})`)
+      : yellow(`? node-check cannot tell whether kubelet will start${after}`);
   lines.push(headline);
   const flavor = report.kubeletFlavor;
   lines.push(dim(`  kubelet flavour: ${flavor.name === 'openshift' ? "OpenShift's" : "upstream's"} (${safe(flavor.evidence.join('; '))})`));
   if (report.notChecked.length > 0) {
     lines.push(dim(`  not checked: ${report.notChecked.map((n) => n.fact).join(', ')} (${safe(report.notChecked[0]!.reason)})`));
+  }
+  if (upgrade) {
+    const now = upgrade.before.kubeletWillStart === true ? 'starts' : upgrade.before.kubeletWillStart === false ? 'does NOT start' : 'cannot tell';
+    lines.push(dim(`  now (without it): ${now}; changed paths: ${upgrade.changedPaths.length}; deciding: ${safe(upgrade.decidingPaths.join(', ')) || 'none'}`));
   }
   if (report.kubelet.credentialProviderConfig || report.kubelet.credentialProviderBinDir) {
     lines.push(dim(`  credential provider config: ${safe(report.kubelet.credentialProviderConfig ?? '(empty)')}`));
@@ -55,6 +64,14 @@ export function renderText(report: Report, style: TextStyle): string {
   if (lines[lines.length - 1] !== '') lines.push('');
   lines.push(dim(`exit code ${code}: ${meaning}. \`node-check explain <id>\` explains a finding.`));
   return lines.join('\n') + '\n';
+}
+
+/** The one line an admin pastes into the upgrade ticket: starts now, will not start after. */
+function upgradeBreaksLine(report: Report): string {
+  const error = report.findings.find((f) => f.severity === 'error');
+  const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion}` : `kubelet ${report.evaluatedVersions.join(', ')}`;
+  const why = error ? `${error.id}: ${error.kubeletError ?? error.message}` : 'see the findings';
+  return `✘ UPGRADE WILL STOP KUBELET: ${safe(report.upgrade!.summary)} (${version}; ${safe(why)})`;
 }
 
 type Painters = Record<'red' | 'yellow' | 'dim' | 'bold', (text: string) => string>;

@@ -13,7 +13,7 @@ const JSON_DOC = readFileSync(new URL('../../docs/json.md', import.meta.url), 'u
 const SECTIONS: Record<string, Record<string, true>> = {
   report: {
     schemaVersion: true, kubeletWillStart: true, kubeletVersion: true, kubeletVersionSource: true,
-    evaluatedVersions: true, kubeletFlavor: true, kubelet: true, findings: true, fallback: true, notChecked: true,
+    evaluatedVersions: true, kubeletFlavor: true, kubelet: true, findings: true, fallback: true, notChecked: true, upgrade: true,
   } satisfies Record<keyof Report, true>,
   kubelet: {
     unit: true, unitFile: true, dropIns: true, argv: true, credentialProviderConfig: true, credentialProviderBinDir: true, providers: true,

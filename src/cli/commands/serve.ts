@@ -13,11 +13,24 @@ import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
 import { VERSION } from '../../version.js';
+import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
+import { inClusterClient } from '../../overlay/cluster.js';
 
 const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/local/lib/systemd/system', '/usr/lib/systemd/system', '/lib/systemd/system'];
 
-export async function runServe(settings: Settings, io: CliIo): Promise<number> {
-  const state: { report?: Report; metrics?: string; checkedAt?: number; answerKey?: string } = {};
+export async function runServe(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
+  const state: { report?: Report; metrics?: string; checkedAt?: number; answerKey?: string; pendingKey?: string } = {};
+  // --machine-config FILE|DIR: configurations waiting to be applied (issue 9), re-evaluated on every check.
+  const pendingArgs = args['machine-config'] === undefined ? [] : ([] as unknown[]).concat(args['machine-config']).map(String);
+  let pendingWatcher: Watcher | undefined;
+  // --in-cluster: the node's pool's target rendered config, from the API (issue 9, item 6).
+  const inCluster = args['in-cluster'] === true;
+  const nodeName = (args['node-name'] as string | undefined) ?? io.env['NODE_NAME'];
+  if (inCluster && !nodeName) {
+    io.stderr('node-check: --in-cluster needs the node name: --node-name or $NODE_NAME (the downward API spec.nodeName)\n');
+    return 64;
+  }
+  const cluster = inCluster ? inClusterClient(io.env, settings.timeoutSeconds * 1000) : undefined;
   let watcher: Watcher | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -29,7 +42,23 @@ export async function runServe(settings: Settings, io: CliIo): Promise<number> {
       const restored = await autoRestore(settings, report, io);
       if (restored) report = restored;
     }
-    state.metrics = await renderMetrics(report, { version: VERSION, durationSeconds: (Date.now() - started) / 1000, nowSeconds: Date.now() / 1000 });
+    const pendingOptions = {
+      root: settings.root,
+      unit: settings.unit,
+      ...((settings.kubeletVersion ?? report.kubeletVersion) ? { kubeletVersion: settings.kubeletVersion ?? report.kubeletVersion! } : {}),
+      versionProbeTimeoutMs: Math.min(2000, settings.timeoutSeconds * 1000),
+      fallback: report.fallback,
+    };
+    const pending = [
+      ...(pendingArgs.length === 0 ? [] : await checkPendingConfigs({ ...pendingOptions, configs: pendingArgs })),
+      ...(cluster && nodeName ? await checkClusterPending(pendingOptions, cluster, nodeName) : []),
+    ];
+    state.metrics = (await renderMetrics(report, { version: VERSION, durationSeconds: (Date.now() - started) / 1000, nowSeconds: Date.now() / 1000 })) + (await renderPendingMetrics(pending));
+    const pendingKey = JSON.stringify(pending.map((p) => [p.config, p.kubeletWillStart]));
+    if (pending.length > 0 && pendingKey !== state.pendingKey) {
+      for (const p of pending) io.stderr(`node-check: pending ${p.origin}: ${p.summary}\n`);
+      state.pendingKey = pendingKey;
+    }
     state.report = report;
     state.checkedAt = Date.now();
     const key = answerKey(report);
@@ -41,6 +70,9 @@ export async function runServe(settings: Settings, io: CliIo): Promise<number> {
     }
     watcher?.close();
     watcher = watchPaths(settings.root, pathsToWatch(settings.unit, report), scheduleCheck);
+    // The pending files are on this machine, not under --root.
+    pendingWatcher?.close();
+    if (pendingArgs.length > 0) pendingWatcher = watchPaths('/', [...pendingArgs, ...pendingConfigFiles(pendingArgs)], scheduleCheck);
   };
   /** One check at a time; a change during a check triggers exactly one more. */
   function scheduleCheck(): void {
@@ -89,10 +121,12 @@ export async function runServe(settings: Settings, io: CliIo): Promise<number> {
   io.stderr(`node-check: ${signal}: shutting down\n`);
   clearInterval(interval);
   watcher?.close();
+  pendingWatcher?.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();
   await running;
   watcher?.close();
+  pendingWatcher?.close();
   return 0;
 }
 

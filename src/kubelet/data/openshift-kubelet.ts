@@ -1,0 +1,59 @@
+/**
+ * OpenShift minor -> the kubelet (openshift/kubernetes) minor it ships, for
+ * `check --openshift-version 4.N` (issue 9). The kubelet of an OpenShift release is
+ * openshift/kubernetes at the rebase of that Kubernetes minor.
+ *
+ * PROVENANCE (looked up 2026-11-30 through the shared search index; verified = a source read here
+ * states the pair):
+ * - 4.12-4.15: gist.github.com/jeyaramashok/ebbd25f36338de4422fd584fea841c08 ("Red Hat OpenShift
+ *   version | Kubernetes version", citing the Red Hat Customer Portal article "What version of the
+ *   Kubernetes API is included with each OpenShift 4.x release?"): 4.12=1.25, 4.13=1.26,
+ *   4.14=1.27, 4.15=1.28. 4.15=1.28 also matches shared/research/openshift.md §2 (RHEL worker at
+ *   4.15 runs kubelet v1.28.7) and test/fixtures/nodes/ocp-4.15-* (nodeKubeletVersion 1.28.7).
+ * - 4.16: OpenLiberty/open-liberty-operator release 1.6.2 notes ("Red Hat OpenShift Container
+ *   Platform 4.16 and Kubernetes 1.29").
+ * - 4.18: openshift/kubernetes PR #2418 "OCPBUGS-60511: Rebase v1.31.12 to 4.18" (and PR #2465
+ *   "Rebase v1.31.13"); also cloud.ibm.com "4.18 version change log" (cloud controller manager
+ *   v1.31.13 in the 4.18 fix packs).
+ * - 4.19: openshift/kubernetes PR #2411 "OCPBUGS-60510: Rebase v1.32.8 to 4.19".
+ * - 4.20: OpenLiberty/open-liberty-operator issue #776 "Support for OCP 4.20 and Kubernetes 1.33".
+ * - 4.21: OpenLiberty/open-liberty-operator issue #825 "Support for OCP 4.21 and Kubernetes 1.34".
+ * - 4.22: openshift/kubernetes PR #2736 "OCPBUGS-100181: Rebase release-4.22 to Kubernetes v1.35.7".
+ * - 4.17 (verified: false): no source read here names the pair. openshift/kubernetes PRs #1916/#1920
+ *   "Rebase 1.30.0" (March-April 2024, after 4.16 branched with 1.29) fit 4.17 = 1.30, and so does
+ *   the pattern of the confirmed rows (4.N = 1.(N+13)).
+ * - 4.23 (verified: false): OpenLiberty/open-liberty-operator issue #889 "Add support for OpenShift
+ *   4.23 and Kubernetes 1.36" says "expected to be released in October 2026": an expectation, not
+ *   a release. Code that uses an unverified row says so (finding openshift-version-unverified).
+ * 1.37 is not modelled, so nothing past 4.23 is listed.
+ */
+
+export interface OpenShiftKubeletRow {
+  readonly openshiftMinor: number;
+  readonly kubeletMinor: number;
+  readonly verified: boolean;
+  readonly source: string;
+}
+
+export const OPENSHIFT_KUBELET: readonly OpenShiftKubeletRow[] = [
+  { openshiftMinor: 12, kubeletMinor: 25, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
+  { openshiftMinor: 13, kubeletMinor: 26, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
+  { openshiftMinor: 14, kubeletMinor: 27, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
+  { openshiftMinor: 15, kubeletMinor: 28, verified: true, source: 'gist jeyaramashok/ebbd25f3; research/openshift.md (kubelet v1.28.7 on 4.15 RHEL workers)' },
+  { openshiftMinor: 16, kubeletMinor: 29, verified: true, source: 'open-liberty-operator 1.6.2 release notes' },
+  { openshiftMinor: 17, kubeletMinor: 30, verified: false, source: 'inferred: openshift/kubernetes 1.30.0 rebase PRs #1916/#1920 after 4.16 branched; pattern 4.N = 1.(N+13)' },
+  { openshiftMinor: 18, kubeletMinor: 31, verified: true, source: 'openshift/kubernetes PR #2418 "Rebase v1.31.12 to 4.18"' },
+  { openshiftMinor: 19, kubeletMinor: 32, verified: true, source: 'openshift/kubernetes PR #2411 "Rebase v1.32.8 to 4.19"' },
+  { openshiftMinor: 20, kubeletMinor: 33, verified: true, source: 'open-liberty-operator issue #776 "OCP 4.20 and Kubernetes 1.33"' },
+  { openshiftMinor: 21, kubeletMinor: 34, verified: true, source: 'open-liberty-operator issue #825 "OCP 4.21 and Kubernetes 1.34"' },
+  { openshiftMinor: 22, kubeletMinor: 35, verified: true, source: 'openshift/kubernetes PR #2736 "Rebase release-4.22 to Kubernetes v1.35.7"' },
+  { openshiftMinor: 23, kubeletMinor: 36, verified: false, source: 'open-liberty-operator issue #889 (4.23 "expected" with Kubernetes 1.36)' },
+];
+
+/** "4.16" or "4.16.3" -> its row; undefined for anything not in the table (never a neighbour's). */
+export function kubeletForOpenShift(version: string): OpenShiftKubeletRow | undefined {
+  const match = /^v?4\.(\d+)(?:\.\d+)?(?:[-+][0-9A-Za-z.+-]*)?$/.exec(version.trim());
+  if (!match) return undefined;
+  const minor = Number(match[1]);
+  return OPENSHIFT_KUBELET.find((row) => row.openshiftMinor === minor);
+}

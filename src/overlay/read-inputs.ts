@@ -1,0 +1,60 @@
+/** Reads what --machine-config names (a file, or standard input for "-") into OverlayInputs, bounded; I/O at the edge. */
+import * as fs from 'node:fs';
+import type { OverlayInput } from './check-upgrade.js';
+import { MAX_INPUT_BYTES } from './ignition.js';
+
+/** --machine-config / --overlay values in command-line order (program.ts puts them in args.overlays). */
+export interface OverlayArg {
+  readonly kind: 'machine-config' | 'overlay';
+  readonly value: string;
+}
+
+/** Reads each --machine-config file (or stdin for "-") up to MAX_INPUT_BYTES; a read error becomes the input's error. */
+export function readOverlayInputs(args: readonly OverlayArg[], readStdin: () => Buffer = () => readBounded(0)): OverlayInput[] {
+  let stdinUsed = false;
+  return args.map((arg): OverlayInput => {
+    if (arg.kind === 'overlay') return { kind: 'directory', dir: arg.value };
+    const origin = arg.value === '-' ? '-' : arg.value;
+    try {
+      if (arg.value === '-') {
+        if (stdinUsed) return { kind: 'machine-config', origin, error: 'standard input is given more than once' };
+        stdinUsed = true;
+        return { kind: 'machine-config', origin: '-', data: readStdin() };
+      }
+      const fd = fs.openSync(arg.value, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      try {
+        if (!fs.fstatSync(fd).isFile()) return { kind: 'machine-config', origin, error: 'not a regular file (a directory of configs is for `serve`; pass each file)' };
+        return { kind: 'machine-config', origin, data: readBounded(fd) };
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return { kind: 'machine-config', origin, error: code === 'EFBIG' ? `larger than ${MAX_INPUT_BYTES} bytes; not read` : `cannot read: ${code ?? (error as Error).message}` };
+    }
+  });
+}
+
+function readBounded(fd: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buf = Buffer.allocUnsafe(64 * 1024);
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(fd, buf, 0, buf.length, null);
+    } catch (error) {
+      // A non-blocking stdin with nothing yet: wait a little and retry.
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      throw error;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+    total += n;
+    if (total > MAX_INPUT_BYTES) throw Object.assign(new Error('too large'), { code: 'EFBIG' });
+  }
+  return Buffer.concat(chunks);
+}
