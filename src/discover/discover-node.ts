@@ -44,7 +44,12 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
   const configPath = kubelet ? lastValue(kubelet.flags, CredentialFlag.config) : undefined;
   const binDir = kubelet ? lastValue(kubelet.flags, CredentialFlag.binDir) : undefined;
   if (configPath || binDir) collectCredentialFacts(fs, configPath ?? '', binDir ?? '', record, mounts);
-  for (const [path, fact] of Object.entries(collectExecFacts(fs, service, kubelet?.kubeletPath))) files[nodePathKey(path)] ??= fact;
+  for (const [path, fact] of Object.entries(collectExecFacts(fs, service, kubelet?.kubeletPath))) {
+    files[nodePathKey(path)] ??= fact;
+    // Whether the root carries that directory at all (a copy of /etc may not carry /usr/bin).
+    const dir = path.slice(0, path.lastIndexOf('/')) || '/';
+    files[nodePathKey(dir)] ??= pathFact(fs, dir);
+  }
 
   let version: NodeModel['kubeletVersion'];
   let versionProblem: string | undefined;

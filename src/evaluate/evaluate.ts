@@ -13,7 +13,7 @@ import type { CheckContext } from '../checks/check.js';
 import { registrationCheck } from '../checks/registration-check.js';
 import type { RegistrationResult } from '../credentials/registration.js';
 import { TOKEN_GATE } from '../kubelet/feature-gates.js';
-import { decideFlavor, type FlavorDecision } from '../kubelet/flavor.js';
+import type { FlavorDecision } from '../kubelet/flavor.js';
 import {
   describeMinors,
   formatVersion,
@@ -24,9 +24,10 @@ import {
   type KubeletTraits,
 } from '../kubelet/version.js';
 import { contextFindings, cannotDecide } from './context-findings.js';
-import { credentialFlags, StartContext } from '../start/start-context.js';
+import { credentialFlags, flavorOf, StartContext } from '../start/start-context.js';
 import { simulateStart, startVerdict, type StartSimulation } from '../start/simulate-start.js';
 import { START_SEQUENCE } from '../start/start-sequence.js';
+import { binariesNotChecked } from '../start/binaries-in-root.js';
 import { checkSystemdPreconditions } from '../systemd-preconditions/check-systemd.js';
 import { failureToFinding, isFailure } from '../systemd-preconditions/outcome.js';
 
@@ -47,7 +48,7 @@ interface VersionVerdict {
 export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Report {
   const fallback = options.fallback ?? { enabled: false, active: false };
   const version = model.kubeletVersion ? parseKubeletVersion(model.kubeletVersion.text) : undefined;
-  const flavor = model.flavor ?? decideFlavor({ wrapper: model.kubelet?.wrapper ?? [], osRelease: model.osRelease, openshiftMarkers: [], versionText: model.kubeletVersion?.text });
+  const flavor = flavorOf(model);
   const findings: Finding[] = [...contextFindings(model, version, fallback)];
   const flags = credentialFlags(model);
   const modelled = !version || isModelledMinor(version.minor);
@@ -59,7 +60,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
     evaluatedVersions: minors.map((m) => `1.${m}`),
     kubeletFlavor: flavorSection(flavor),
     fallback,
-    notChecked: model.host?.notChecked ?? [],
+    notChecked: [...(model.host?.notChecked ?? []), ...binariesNotChecked(model)],
   };
   const kubeletSection = (providers: readonly ProviderStatus[]) => ({
     unit: model.service.unitName,
@@ -115,7 +116,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
 
 /** Whether KubeletServiceAccountTokenForCredentialProviders is on for this kubelet version (defaults, --config, --config-dir, --feature-gates). */
 export function tokenGateEnabled(model: NodeModel, traits: KubeletTraits): boolean {
-  return new StartContext(model, traits.minor, traits, model.flavor?.flavor ?? 'upstream').gateEnabled(TOKEN_GATE);
+  return new StartContext(model, traits.minor, traits, flavorOf(model).flavor).gateEnabled(TOKEN_GATE);
 }
 
 /** A masked unit: systemd refuses to start it whatever kubelet would do (no version matters). */

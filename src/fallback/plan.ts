@@ -28,7 +28,7 @@ import { DROP_IN_NAME, dropInPath, FALLBACK_STATE_PATH, filteredConfigPath } fro
 import { commentSafe, dropInHeader, fallbackDigest, serializeFallbackState, type FallbackState } from './state.js';
 import { emptyPlan, type FallbackPlan, type FallbackRefusal, type FallbackWrite } from './plan-types.js';
 import { planRevert } from './revert-plan.js';
-import { StartContext } from '../start/start-context.js';
+import { flavorOf, StartContext } from '../start/start-context.js';
 import { simulateStart } from '../start/simulate-start.js';
 import { START_SEQUENCE } from '../start/start-sequence.js';
 import { credentialProvidersStep } from '../start/steps/credential-providers.js';
@@ -309,7 +309,7 @@ function expectedOccurrences(name: string, before: KubeletFlags, change: Credent
  * start sequence replayed up to registration. The fallback only ever removes credential providers.
  */
 function unrelatedFailure(model: NodeModel, traits: KubeletTraits): { refusal: 'not-credential' | 'undecidable'; reason: string } | undefined {
-  const start = simulateStart(new StartContext(model, traits.minor, traits, model.flavor?.flavor ?? 'upstream'), START_SEQUENCE);
+  const start = simulateStart(new StartContext(model, traits.minor, traits, flavorOf(model).flavor), START_SEQUENCE);
   if (start.failure && start.failure.checkId !== credentialProvidersStep.id) return { refusal: 'not-credential', reason: start.failure.kubeletError };
   const undecided = start.undecided.find((step) => step.checkId !== credentialProvidersStep.id);
   return undecided ? { refusal: 'undecidable', reason: undecided.reason } : undefined;

@@ -6,7 +6,7 @@
  * before it passed.
  */
 import type { NodeModel } from '../model/node.js';
-import type { KubeletFlavor } from '../kubelet/flavor.js';
+import { decideFlavor, type FlavorDecision, type KubeletFlavor } from '../kubelet/flavor.js';
 import type { KubeletTraits } from '../kubelet/version.js';
 import type { CredentialFlags } from '../checks/check.js';
 import { simulateRegistration, type RegistrationResult } from '../credentials/registration.js';
@@ -152,6 +152,11 @@ export class StartContext {
       return simulateRegistration({ ...flags, files: this.model.files, traits: this.traits, tokenGateEnabled: this.gateEnabled(TOKEN_GATE), gateEnabled: (gate) => this.gateEnabled(gate) });
     });
   }
+}
+
+/** The flavour discovery decided, or the one the node's own evidence gives (models built without discovery). */
+export function flavorOf(model: NodeModel): FlavorDecision {
+  return model.flavor ?? decideFlavor({ wrapper: model.kubelet?.wrapper ?? [], osRelease: model.osRelease, openshiftMarkers: [], versionText: model.kubeletVersion?.text });
 }
 
 export function credentialFlags(model: NodeModel): CredentialFlags | undefined {

@@ -7,7 +7,8 @@
  */
 import type { StartCheck } from '../start-check.js';
 import { PASS } from '../start-check.js';
-import { checkSystemdPreconditions } from '../../systemd-preconditions/check-systemd.js';
+import { checkSystemdPreconditions, SYSTEMD_FINDING } from '../../systemd-preconditions/check-systemd.js';
+import { binaryNotInRoot } from '../binaries-in-root.js';
 import { isFailure } from '../../systemd-preconditions/outcome.js';
 
 export const systemdStep: StartCheck = {
@@ -18,8 +19,10 @@ export const systemdStep: StartCheck = {
   run(context) {
     const { model } = context;
     const outcomes = checkSystemdPreconditions({ service: model.service, files: model.files, ...(model.kubelet ? { kubeletPath: model.kubelet.kubeletPath } : {}), ...(model.nodeMachine ? { nodeMachine: model.nodeMachine } : {}) });
-    const failure = outcomes.find(isFailure);
-    const undecided = outcomes.find((o) => !isFailure(o));
+    // A binary the root does not carry is not checked (src/start/binaries-in-root.ts).
+    const relevant = outcomes.filter((o) => !(o.path && binaryNotInRoot(model, o.path) && o.findingId !== SYSTEMD_FINDING.envFileMissing && o.findingId !== SYSTEMD_FINDING.envFileUnreadable));
+    const failure = relevant.find(isFailure);
+    const undecided = relevant.find((o) => !isFailure(o));
     if (failure) {
       return {
         fail: {
