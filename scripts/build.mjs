@@ -3,14 +3,16 @@
 // dist/node-check.bundle.cjs from V8's code cache (src/launcher/launcher.cjs).
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const dist = new URL('../dist/', import.meta.url).pathname;
 const bundle = `${dist}node-check.bundle.cjs`;
 mkdirSync(dist, { recursive: true });
-// The ESM bundle of earlier builds (before the launcher) would otherwise linger in dist/.
+// The ESM bundle of earlier builds (before the launcher), and code caches of earlier bundles,
+// would otherwise linger in dist/.
 rmSync(`${dist}node-check.mjs`, { force: true });
+for (const name of readdirSync(dist)) if (name.endsWith('.v8cache')) rmSync(`${dist}${name}`, { force: true });
 
 await build({
   entryPoints: [new URL('../src/cli/main.ts', import.meta.url).pathname],

@@ -17,7 +17,9 @@ const Module = require('node:module');
 const BUNDLE_ID = 'dev';
 const bundle = path.join(__dirname, 'node-check.bundle.cjs');
 const cacheDir = __dirname.startsWith('/usr/') ? '/var/cache/node-check' : __dirname;
-const command = /^[a-z]+$/.test(process.argv[2] || '') ? process.argv[2] : 'default';
+// One cache per command (bounded: anything else shares 'default').
+const COMMANDS = ['check', 'preflight', 'serve', 'fallback', 'explain', 'completion'];
+const command = COMMANDS.includes(process.argv[2]) ? process.argv[2] : 'default';
 const cacheFile = path.join(cacheDir, `node-check.${BUNDLE_ID}.${command}.${process.version}-${process.arch}.v8cache`);
 const euid = typeof process.geteuid === 'function' ? process.geteuid() : 0;
 
