@@ -25,6 +25,7 @@ mkdir -p "$sources"
 cp -p "$bundle" "$repo/dist/node-check.bundle.cjs" \
   "$repo/systemd/kubelet.service.d/90-node-check.conf" \
   "$repo/systemd/node-check.service" \
+  "$repo/systemd/node-check-precheck.service" \
   "$repo/systemd/node-check.catalog" \
   "$repo/packaging/config/config.yaml" \
   "$repo/LICENSE" \

@@ -152,7 +152,7 @@ t.test('the serve manifests: kinds, apiVersions and how they fit together', asyn
 
 t.test('the image the wrapper runs is the package version', async (t) => {
   t.match(repoFile(WRAPPER), new RegExp(`^image="\\$\\{NODE_CHECK_IMAGE:-${IMAGE.replace(/[.]/g, '\\.')}\\}"$`, 'm'));
-  t.match(repoFile('packaging/openshift/Containerfile'), /^COPY dist\/node-check\.mjs \/usr\/bin\/node-check$/m, 'the Containerfile copies the bundle');
+  t.match(repoFile('packaging/openshift/Containerfile'), /^COPY dist\/node-check\.cjs dist\/node-check\.bundle\.cjs \/usr\/lib\/node-check\/$/m, 'the Containerfile copies the launcher and the bundle');
 });
 
 t.test('the wrapper: podman arguments, exit codes, and a reload only when the fallback changed', async (t) => {

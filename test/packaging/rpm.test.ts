@@ -74,7 +74,8 @@ t.test('the RPM installs exactly the expected files, with the expected modes', a
   if (!path) return;
   // rpm -qlvp: "-rwxr-xr-x    1 root     root   562537 Nov 30 05:16 /usr/bin/node-check"
   const listed = new Map(rpm(['-qlvp', path]).map((line) => {
-    const fields = line.trim().split(/\s+/);
+    // A link is listed as "… /usr/bin/node-check -> ../lib/node-check/node-check.cjs".
+    const fields = line.trim().replace(/ -> \S+$/, '').split(/\s+/);
     return [fields[fields.length - 1]!, { mode: fields[0]!, owner: `${fields[2]}:${fields[3]}` }] as const;
   }));
   // %{_docdir}/%{name} on RHEL; Debian's rpm appends the version (%_docdir_fmt).
@@ -91,6 +92,7 @@ t.test('the RPM installs exactly the expected files, with the expected modes', a
     '/usr/lib/systemd/system/kubelet.service.d': 'drwxr-xr-x',
     '/usr/lib/systemd/system/kubelet.service.d/90-node-check.conf': '-rw-r--r--',
     '/usr/lib/systemd/system/node-check.service': '-rw-r--r--',
+    '/usr/lib/systemd/system/node-check-precheck.service': '-rw-r--r--',
     '/usr/lib/systemd/catalog/node-check.catalog': '-rw-r--r--',
     '/etc/node-check': 'drwxr-xr-x',
     '/etc/node-check/config.yaml': '-rw-r--r--',
@@ -124,6 +126,7 @@ t.test('the packaged files are the repository files, byte for byte', async (t) =
     '/usr/lib/node-check/node-check.bundle.cjs': 'dist/node-check.bundle.cjs',
     '/usr/lib/systemd/system/kubelet.service.d/90-node-check.conf': 'systemd/kubelet.service.d/90-node-check.conf',
     '/usr/lib/systemd/system/node-check.service': 'systemd/node-check.service',
+    '/usr/lib/systemd/system/node-check-precheck.service': 'systemd/node-check-precheck.service',
     '/usr/lib/systemd/catalog/node-check.catalog': 'systemd/node-check.catalog',
     '/etc/node-check/config.yaml': 'packaging/config/config.yaml',
     '/usr/share/node-check/prometheus/node-check.rules.yaml': 'packaging/prometheus/node-check.rules.yaml',
