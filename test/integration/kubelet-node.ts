@@ -20,6 +20,8 @@ export const TEXTFILE_DIR = '/var/lib/node_exporter/textfile_collector';
 export const TEXTFILE = `${TEXTFILE_DIR}/node-check.prom`;
 /** Where the stand-in kubelet writes its argv, one argument per line, once its checks passed. */
 export const ARGV_FILE = '/run/stand-in-kubelet.argv';
+/** The seed's --container-runtime-endpoint. */
+export const CRI_SOCKET = '/var/run/crio/crio.sock';
 export const CREDENTIAL_FLAGS = ['--image-credential-provider-bin-dir', '--image-credential-provider-config'] as const;
 
 // The seed's lines that cannot work in the container, and what the node gets instead.
@@ -77,6 +79,11 @@ export async function bootKubeletNode(options: KubeletNodeOptions): Promise<Boot
   // node_exporter's default textfile directory, as the Debian package creates it.
   await must(node, ['mkdir', '-p', BIN_DIR, TEXTFILE_DIR]);
   await must(node, ['journalctl', '--update-catalog']);
+  // A container runtime that is up: kubelet 1.27+ refuses to start without its CRI socket, and
+  // node-check on the live root checks it. A stand-in listens where the seed's kubelet connects.
+  await must(node, ['mkdir', '-p', CRI_SOCKET.slice(0, CRI_SOCKET.lastIndexOf('/'))]);
+  await must(node, ['systemd-run', '--unit=crio-stand-in', '/usr/bin/node', '-e', `require('net').createServer((c) => c.end()).listen(${JSON.stringify(CRI_SOCKET)})`]);
+  await must(node, ['sh', '-c', `for i in $(seq 200); do test -S ${CRI_SOCKET} && exit 0; sleep 0.1; done; exit 1`]);
   return node;
 }
 

@@ -17,7 +17,7 @@ import { isFailure, type PreconditionFailure } from '../../src/systemd-precondit
 import { collectExecFacts } from '../../src/discover/host-facts.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const BUNDLE = path.join(REPO, 'dist', 'node-check.mjs');
+const BUNDLE = path.join(REPO, 'dist', 'node-check.cjs');
 const PRECHECK = 'node-check-precheck.service';
 const KUBELET = 'kubelet.service';
 // In /usr/lib so that `systemctl mask` (a link in /etc) can hide it later.
@@ -136,7 +136,8 @@ t.test('node-check-precheck.service reports what systemd does not say, before ku
     t.notOk(lines.some((l) => l.includes(SIZING)), "systemd's own lines never name the missing file");
 
     const precheck = await node.journal(['-u', PRECHECK]);
-    const naming = precheck.find((e) => String(e['MESSAGE']).includes(SIZING) && e['SYSLOG_IDENTIFIER'] === 'node-check');
+    // The structured entry (with a MESSAGE_ID), not preflight's one-line summary on stderr.
+    const naming = precheck.find((e) => String(e['MESSAGE']).includes(SIZING) && e['SYSLOG_IDENTIFIER'] === 'node-check' && e['MESSAGE_ID'] !== undefined);
     t.ok(naming, `the precheck's journal names ${SIZING}`);
     t.comment(`precheck entry: ${String(naming?.['MESSAGE'])}`);
     t.match(naming, { NODE_CHECK_UNIT: KUBELET, OBJECT_SYSTEMD_UNIT: PRECHECK });
