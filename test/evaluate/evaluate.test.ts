@@ -22,25 +22,32 @@ t.test('unknown version: all versions fail → false, and findings say which tex
   t.equal(report.kubeletWillStart, false);
   t.equal(report.kubeletVersionSource, 'unknown', 'never runs kubelet under --root');
   const errors = report.findings.filter((f) => f.severity === 'error');
-  t.same(errors.map((f) => f.versions), ['1.26-1.29', '1.30-1.35']);
-  t.equal(errors[1]?.kubeletError, 'plugin binary executable  did not exist');
+  // 1.24/1.25 do not register kubelet.config.k8s.io/v1 CredentialProviderConfig: the v1 config fails to decode there.
+  t.same(errors.map((f) => f.versions), ['1.24', '1.25', '1.26-1.29', '1.30-1.36']);
+  t.same(errors.map((f) => f.id), ['config-decode-failed', 'config-decode-failed', 'plugin-binary-missing', 'plugin-binary-missing']);
+  t.match(errors[1]?.kubeletError, 'no kind "CredentialProviderConfig" is registered for version "kubelet.config.k8s.io/v1"');
+  t.equal(errors[3]?.kubeletError, 'plugin binary executable  did not exist');
   t.ok(report.findings.some((f) => f.id === 'kubelet-version-unknown'));
 });
 
 t.test('unknown version: versions disagree → null (exit 2) and the first finding says which fail', async (t) => {
-  const root = brokenAcrNode(t.testdir(), { [`${BIN_DIR}/acr-credential-provider`]: { content: '#!/bin/sh\n', mode: 0o644 } });
+  // --container-runtime-endpoint as on real 1.24-1.26 nodes (without it node-check cannot tell for 1.26).
+  const root = brokenAcrNode(t.testdir(), {
+    '/etc/systemd/system/kubelet.service': kubeletUnit(`--container-runtime-endpoint=unix:///run/containerd/containerd.sock --image-credential-provider-bin-dir=${BIN_DIR} --image-credential-provider-config=${CONFIG}`),
+    [`${BIN_DIR}/acr-credential-provider`]: { content: '#!/bin/sh\n', mode: 0o644 },
+  });
   const report = await checkNode({ root, unit: 'kubelet.service' });
   t.equal(report.kubeletWillStart, null);
   t.equal(exitCodeFor(report), 2);
   t.equal(report.findings[0]?.id, 'cannot-decide');
-  t.match(report.findings[0]?.message, /kubelet 1\.30-1\.35 will refuse to start, kubelet 1\.26-1\.29 will start/);
-  t.match(report.findings.find((f) => f.id === 'plugin-binary-not-executable'), { versions: '1.30-1.35', severity: 'error' });
+  t.match(report.findings[0]?.message, /kubelet 1\.24-1\.25, 1\.30-1\.36 will refuse to start, kubelet 1\.26-1\.29 will start/);
+  t.match(report.findings.find((f) => f.id === 'plugin-binary-not-executable'), { versions: '1.30-1.36', severity: 'error' });
   t.match(report.findings.find((f) => f.id === 'plugin-not-executable-at-pull'), { versions: '1.26-1.29', severity: 'warning' });
   t.same(report.kubelet.providers.map((p) => p.pluginOk), [null]);
 });
 
 t.test('no credential flags: kubelet starts, nothing to check', async (t) => {
-  const root = writeRoot(t.testdir(), { '/etc/systemd/system/kubelet.service': kubeletUnit('--v=2'), '/etc/kubernetes/kubelet.conf': 'kind: KubeletConfiguration\n' });
+  const root = writeRoot(t.testdir(), { '/etc/systemd/system/kubelet.service': kubeletUnit('--v=2'), '/etc/kubernetes/kubelet.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n' });
   const report = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: '1.30.1' });
   t.equal(report.kubeletWillStart, true);
   t.same(report.findings.map((f) => f.id), ['credential-providers-not-configured']);
@@ -106,13 +113,13 @@ providers:
       [`${BIN_DIR}/acr-credential-provider`]: plugin as unknown as string,
       ...files,
     });
-  const off = await checkNode({ root: node('', { '/etc/kubernetes/kubelet.conf': 'kind: KubeletConfiguration\nfeatureGates:\n  KubeletServiceAccountTokenForCredentialProviders: false\n' }), unit: 'kubelet.service', kubeletVersion: '1.34.0' });
+  const off = await checkNode({ root: node('', { '/etc/kubernetes/kubelet.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  KubeletServiceAccountTokenForCredentialProviders: false\n' }), unit: 'kubelet.service', kubeletVersion: '1.34.0' });
   t.equal(off.kubeletWillStart, false, 'the config file turns the 1.34 default off');
   t.match(off.findings[0]?.kubeletError, /feature gate is disabled/);
-  const on = await checkNode({ root: node('--feature-gates=KubeletServiceAccountTokenForCredentialProviders=true', { '/etc/kubernetes/kubelet.conf': 'kind: KubeletConfiguration\nfeatureGates:\n  KubeletServiceAccountTokenForCredentialProviders: false\n' }), unit: 'kubelet.service', kubeletVersion: '1.34.0' });
+  const on = await checkNode({ root: node('--feature-gates=KubeletServiceAccountTokenForCredentialProviders=true', { '/etc/kubernetes/kubelet.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  KubeletServiceAccountTokenForCredentialProviders: false\n' }), unit: 'kubelet.service', kubeletVersion: '1.34.0' });
   t.equal(on.kubeletWillStart, true, 'the flag wins');
   const dropIn = await checkNode({
-    root: node('--config-dir=/etc/kubernetes/kubelet.conf.d', { '/etc/kubernetes/kubelet.conf.d/10-gates.conf': 'kind: KubeletConfiguration\nfeatureGates:\n  KubeletServiceAccountTokenForCredentialProviders: false\n' }),
+    root: node('--config-dir=/etc/kubernetes/kubelet.conf.d', { '/etc/kubernetes/kubelet.conf.d/10-gates.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  KubeletServiceAccountTokenForCredentialProviders: false\n' }),
     unit: 'kubelet.service',
     kubeletVersion: '1.34.0',
   });

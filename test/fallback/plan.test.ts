@@ -69,11 +69,25 @@ t.test('OpenShift 4.16 on Azure without acr-credential-provider: both flags are 
 });
 
 t.test('without the kubelet version every modelled version agrees here, so it acts', async (t) => {
-  const base = azureAcrMissing();
+  // A v1beta1 config (registered by every kubelet 1.24-1.36): every version drops the flags for the same reason.
+  const v1beta1 = ACR_CONFIG.replace('kubelet.config.k8s.io/v1\n', 'kubelet.config.k8s.io/v1beta1\n').replace('credentialprovider.kubelet.k8s.io/v1\n', 'credentialprovider.kubelet.k8s.io/v1beta1\n');
+  const base = modelOf({
+    execStart: OCP_416_AZURE_EXEC,
+    env: OCP_ENV,
+    kubeletVersion: '1.28.7',
+    files: { [PLUGIN_DIR]: dir([]), '/etc/kubernetes/credential-providers/acr-credential-provider.yaml': file(v1beta1) },
+  });
   const { kubeletVersion: _, ...unknown } = base;
   const p = planFallbackForNode({ model: unknown as NodeModel, now: NOW });
   t.equal(p.action, 'apply', p.reason);
   t.same(p.writes, plan(base, 28).writes, 'the same files as for a known version');
+
+  // The v1 config: 1.24/1.25 cannot decode it, so their drop-in would say another reason; node-check asks for the version.
+  const { kubeletVersion: __, ...v1Unknown } = azureAcrMissing();
+  const v1 = planFallbackForNode({ model: v1Unknown as NodeModel, now: NOW });
+  t.equal(v1.action, 'refuse');
+  t.equal(v1.refusal, 'undecidable');
+  t.match(v1.reason, /The kubelet version is unknown and the fallback depends on it/);
 });
 
 t.test('two providers, one plugin missing: a filtered config keeps the other, as written', async (t) => {
@@ -151,7 +165,7 @@ t.test('flags carried by $VAR words', async (t) => {
     const env = {
       KUBELET_KUBECONFIG_ARGS: '--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf',
       KUBELET_CONFIG_ARGS: '--config=/var/lib/kubelet/config.yaml',
-      KUBELET_EXTRA_ARGS: `--node-labels="team=a b" --image-credential-provider-config /etc/kubernetes/ecr.yaml --image-credential-provider-bin-dir=/usr/local/libexec/cp --cost=100% --v=2`,
+      KUBELET_EXTRA_ARGS: `--node-labels="team=a, tier=b" --image-credential-provider-config /etc/kubernetes/ecr.yaml --image-credential-provider-bin-dir=/usr/local/libexec/cp --eviction-hard=nodefs.available<10% --v=2`,
     };
     const model = modelOf({
       execStart: '/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS',
@@ -170,9 +184,9 @@ t.test('flags carried by $VAR words', async (t) => {
     t.match(content, /\$KUBELET_KUBEADM_ARGS/, 'an unset variable word is kept too');
     t.notMatch(content, /^ +\$KUBELET_EXTRA_ARGS/m, 'the variable that carried the flags is replaced');
     t.match(content, /Written out as literal arguments because they carried credential flags: \$KUBELET_EXTRA_ARGS/);
-    t.match(content, /--cost=100%%/, 'a literal % is escaped from specifier expansion');
+    t.match(content, /--eviction-hard=nodefs\.available<10%%/, 'a literal % is escaped from specifier expansion');
     const expected = withoutCredentialFlags(model.service.execStart!.argv);
-    t.same(expected.slice(-3), ['--node-labels=team=a b', '--cost=100%', '--v=2']);
+    t.same(expected.slice(-3), ['--node-labels=team=a, tier=b', '--eviction-hard=nodefs.available<10%', '--v=2']);
     for (const argv of dropInArgv(t, content, env)) t.same(argv, expected);
   });
 
@@ -248,7 +262,7 @@ t.test('refusals', async (t) => {
 
   t.test('the answer depends on the unknown kubelet version', async (t) => {
     const model = modelOf({
-      execStart: `/usr/bin/kubelet --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR}`,
+      execStart: `/usr/bin/kubelet --container-runtime-endpoint=unix:///run/containerd/containerd.sock --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR}`,
       files: { [PLUGIN_DIR]: dir(['acr-credential-provider']), '/etc/cp.yaml': file(ACR_CONFIG), [`${PLUGIN_DIR}/acr-credential-provider`]: executable(0o644) },
     });
     t.equal(plan(model, 29).action, 'none', '<=1.29 only stats the plugin');
@@ -256,7 +270,8 @@ t.test('refusals', async (t) => {
     const p = planFallbackForNode({ model, now: NOW });
     t.equal(p.action, 'refuse');
     t.equal(p.refusal, 'undecidable');
-    t.match(p.reason, /kubelet 1\.26-1\.29: none; kubelet 1\.30-1\.35: apply/);
+    // 1.24/1.25 cannot decode the v1 config at all, so the fallback would drop the flags there too.
+    t.match(p.reason, /\(kubelet 1\.24-1\.25, 1\.30-1\.36: apply; kubelet 1\.26-1\.29: none\)/);
   });
 
   t.test('a drop-in applied after ours sets ExecStart=', async (t) => {
@@ -342,12 +357,12 @@ providers:
 
 t.test('prefixes are kept; ":" turns off expansion, "@" keeps argv[0]', async (t) => {
   const files = { [PLUGIN_DIR]: dir([]), '/etc/cp.yaml': file(ACR_CONFIG) };
-  const colon = `-:/usr/bin/kubelet --node-labels=$NOT_A_VAR --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR}`;
+  const colon = `-:/usr/bin/kubelet --provider-id=$NOT_A_VAR --image-credential-provider-config=/etc/cp.yaml --image-credential-provider-bin-dir=${PLUGIN_DIR}`;
   const noEnv = modelOf({ execStart: colon, files, systemdVersion: 252 });
   const p1 = plan(noEnv, 30);
   t.equal(p1.action, 'apply', p1.reason);
   t.match(written(p1, DROP_IN), /^ExecStart=-:\/usr\/bin\/kubelet \\$/m);
-  t.same(p1.argv, ['/usr/bin/kubelet', '--node-labels=$NOT_A_VAR']);
+  t.same(p1.argv, ['/usr/bin/kubelet', '--provider-id=$NOT_A_VAR'], 'the $ word is passed literally');
   const unknownSystemd = plan(modelOf({ execStart: colon, files }), 30);
   t.equal(unknownSystemd.action, 'refuse', 'systemd 239 has no ":" prefix, and the node might run it');
   t.match(unknownSystemd.reason, /systemd 239 would not accept/);

@@ -22,7 +22,7 @@ import {
 } from './helpers.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-const bundle = path.join(repo, 'dist/node-check.mjs');
+const bundle = path.join(repo, 'dist/node-check.cjs');
 // Always rebuild: a stale bundle would test old code.
 spawnSync(process.execPath, [path.join(repo, 'scripts/build.mjs')], { stdio: 'inherit' });
 
@@ -137,9 +137,10 @@ t.test('--overlay DIR and --machine-config combine, in command-line order', asyn
   t.same(report.upgrade.before, { kubeletWillStart: true });
   t.equal(treeDigest(root), digest);
 
-  // A plain tree alone (kubeadm): a drop-in that adds the flags, the plugin missing.
+  // A plain tree alone: a drop-in that adds the flags (keeping kubenswrapper, so the node stays
+  // OpenShift-flavoured and its kubelet.conf gates are known), the plugin missing.
   const kubeadm = t.testdir({
-    tree: { etc: { systemd: { system: { 'kubelet.service.d': { '30-cred.conf': `[Service]\nExecStart=\nExecStart=/usr/bin/kubelet --config=/etc/kubernetes/kubelet.conf --image-credential-provider-bin-dir=${PLUGIN_DIR} --image-credential-provider-config=${ACR_CONFIG_PATH}\n` } } } } },
+    tree: { etc: { systemd: { system: { 'kubelet.service.d': { '30-cred.conf': `[Service]\nExecStart=\nExecStart=/usr/local/bin/kubenswrapper /usr/bin/kubelet --config=/etc/kubernetes/kubelet.conf --image-credential-provider-bin-dir=${PLUGIN_DIR} --image-credential-provider-config=${ACR_CONFIG_PATH}\n` } } } } },
   });
   const rootOnly = rhelWorker415(path.join(kubeadm, 'root'), { acrConfig: true });
   const treeOnly = nodeCheck(['check', '--root', rootOnly, '--overlay', path.join(kubeadm, 'tree'), '--kubelet-version', '1.30.2', '--output', 'json']);

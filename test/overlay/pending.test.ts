@@ -37,7 +37,7 @@ t.test('node-check serve --machine-config DIR: the metric, and a re-check when t
   const root = rhelWorker415(path.join(dir, 'root'));
   const digest = treeDigest(root);
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [path.join(repo, 'dist/node-check.mjs'), 'serve', '--root', root, '--listen', `127.0.0.1:${port}`, '--interval', '3600', '--kubelet-version', '1.29.5', '--no-journal', '--machine-config', path.join(dir, 'configs')], {
+  const child = spawn(process.execPath, [path.join(repo, 'dist/node-check.cjs'), 'serve', '--root', root, '--listen', `127.0.0.1:${port}`, '--interval', '3600', '--kubelet-version', '1.29.5', '--no-journal', '--machine-config', path.join(dir, 'configs')], {
     env: { PATH: process.env.PATH ?? '', NODE_CHECK_CONFIG: '' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
