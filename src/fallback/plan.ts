@@ -137,9 +137,13 @@ export function planFallbackForNode(input: { readonly model: NodeModel; readonly
   if (plans.every((p) => signature(p.plan) === signature(first))) return first;
   if (plans.every((p) => p.plan.action === 'refuse')) return first;
 
-  const groups = new Map<string, number[]>();
-  for (const { minor, plan } of plans) groups.set(plan.action, [...(groups.get(plan.action) ?? []), minor]);
-  const byVersion = [...groups].map(([action, group]) => `kubelet ${describeMinors(group)}: ${action}`).join('; ');
+  // Grouped by what differs (the same signature the decision compares), so the reason says why.
+  const groups = new Map<string, { action: string; minors: number[] }>();
+  for (const { minor, plan } of plans) {
+    const key = signature(plan);
+    groups.set(key, { action: plan.action, minors: [...(groups.get(key)?.minors ?? []), minor] });
+  }
+  const byVersion = [...groups.values()].map((g) => `kubelet ${describeMinors(g.minors)}: ${g.action}`).join('; ');
   return {
     ...emptyPlan(model.service.unitName, 'refuse', `The kubelet version is unknown and the fallback depends on it (${byVersion}); pass --kubelet-version.`),
     refusal: 'undecidable',

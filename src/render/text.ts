@@ -41,7 +41,10 @@ export function renderText(report: Report, style: TextStyle): string {
   const flavor = report.kubeletFlavor;
   lines.push(dim(`  kubelet flavour: ${flavor.name === 'openshift' ? "OpenShift's" : "upstream's"} (${safe(flavor.evidence.join('; '))})`));
   if (report.notChecked.length > 0) {
-    lines.push(dim(`  not checked: ${report.notChecked.map((n) => n.fact).join(', ')} (${safe(report.notChecked[0]!.reason)})`));
+    // One line per reason: host facts share theirs, each missing binary has its own.
+    const byReason = new Map<string, string[]>();
+    for (const { fact, reason } of report.notChecked) byReason.set(reason, [...(byReason.get(reason) ?? []), fact]);
+    for (const [reason, facts] of byReason) lines.push(dim(`  not checked: ${[...new Set(facts)].join(', ')} (${safe(reason)})`));
   }
   if (upgrade) {
     const now = upgrade.before.kubeletWillStart === true ? 'starts' : upgrade.before.kubeletWillStart === false ? 'does NOT start' : 'cannot tell';
