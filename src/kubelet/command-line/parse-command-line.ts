@@ -131,10 +131,11 @@ export function parseKubeletCommandLine(args: readonly string[], minor: number, 
       if (c.charCodeAt(0) >= 0x80 || c.charCodeAt(0) < 0x20) return { undecidable: `the shorthand argument ${goQuote(s)} has a non-ASCII or control letter` };
       const spec = shorthandFlag(table, c);
       if (!spec) {
-        const r = unknown(`-${c}`, `unknown shorthand flag: ${quoteByte(c)} in -${shorthands}`);
-        if (r) return r;
-        // An unknown-to-us shorthand cannot be skipped safely; unknown() always returns here.
-        break;
+        // Unlike long names, the shorthands are known whole in every minor: kubelet's own flags
+        // define none, and the only ones are -h (cobra's help) and -v (klog's verbosity, whose
+        // one-letter Go flag pflag.PFlagFromGoFlag turns into a shorthand). So any other letter is
+        // pflag's "unknown shorthand flag" (spf13/pflag flag.go parseSingleShortArg).
+        return failure(`unknown shorthand flag: ${quoteByte(c)} in -${shorthands}`, 'unknown-flag', `-${c}`);
       }
       let value: string;
       let rest: string;

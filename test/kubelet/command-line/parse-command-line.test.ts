@@ -146,7 +146,14 @@ t.test('with a complete table, any unregistered name is "unknown flag" (pflag te
   t.same(err(parseKubeletCommandLine(['--max-pods=5', '--fail-swap-of=false'], 30, opts)), { error: 'unknown flag: --fail-swap-of', kind: 'unknown-flag', flag: 'fail-swap-of' });
   t.same(err(parseKubeletCommandLine(['-x'], 30, opts)), { error: "unknown shorthand flag: 'x' in -x", kind: 'unknown-flag', flag: '-x' });
   t.same(err(parseKubeletCommandLine(['-hx'], 30, opts)), { error: "unknown shorthand flag: 'x' in -x", kind: 'unknown-flag', flag: '-x' });
-  t.ok('undecidable' in parseKubeletCommandLine(['-x'], 30), 'not with the real (incomplete) table');
+  t.ok('undecidable' in parseKubeletCommandLine(['--fail-swap-of=false'], 30), 'a long name: not with the real (incomplete) table');
+});
+
+t.test('shorthands are known whole (-h and -v only): a single-dash long flag is pflag\'s unknown shorthand', async (t) => {
+  for (const minor of [24, 30, 36]) {
+    t.same(err(parseKubeletCommandLine(['-node-ip=10.0.0.5'], minor)), { error: "unknown shorthand flag: 'n' in -node-ip=10.0.0.5", kind: 'unknown-flag', flag: '-n' }, `1.${minor}`);
+  }
+  t.match(parseKubeletCommandLine(['-v=2', '-h'], 30), { ok: true });
 });
 
 t.test('klog flags: deprecated but accepted in 1.25, unknown from 1.26 (KEP-2845); log-text-* unknown before 1.30', async (t) => {
