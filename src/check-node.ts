@@ -7,7 +7,7 @@ import { discoverNode } from './discover/discover-node.js';
 import { evaluate } from './evaluate/evaluate.js';
 import type { FallbackStatus, Report, UpgradeSection } from './model/report.js';
 import type { KubeletFlavor } from './kubelet/flavor.js';
-import { checkUpgrade, type OverlayInput } from './overlay/check-upgrade.js';
+import type { OverlayInput } from './overlay/check-upgrade.js';
 
 export type { OverlayInput } from './overlay/check-upgrade.js';
 
@@ -27,6 +27,8 @@ export interface CheckNodeOptions {
 
 export async function checkNode(options: CheckNodeOptions): Promise<Report> {
   if (options.overlays && options.overlays.length > 0) {
+    // Loaded only when asked for: kubelet's ExecStartPre never lays a configuration over the node.
+    const { checkUpgrade } = await import('./overlay/check-upgrade.js');
     return checkUpgrade({
       root: options.root,
       unit: options.unit,
