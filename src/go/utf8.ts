@@ -2,6 +2,7 @@
  * Go's unicode/utf8 decoding rules, on bytes. Go strings are byte strings: invalid UTF-8 survives
  * in them and every helper in src/go must treat it the way Go does (one RuneError per bad byte).
  */
+import { isUtf8 } from 'node:buffer';
 
 export const RUNE_ERROR = 0xfffd;
 export const RUNE_SELF = 0x80;
@@ -54,6 +55,9 @@ export function utf8Bytes(s: string): Uint8Array {
 
 /** Bytes to a JS string, one U+FFFD per invalid byte exactly as Go's []rune conversion does. */
 export function goBytesToString(bytes: Uint8Array): string {
+  // Valid UTF-8 decodes the same either way; only invalid sequences need Go's rune-by-rune U+FFFD
+  // rules, so the whole buffer is decoded at once when it is valid (the common case, and O(n)).
+  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   let out = '';
   for (let i = 0; i < bytes.length; ) {
     const { rune, size } = decodeRune(bytes, i);
