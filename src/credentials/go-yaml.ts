@@ -59,7 +59,24 @@ export interface YamlToJsonOptions {
   readonly capitalisedMapKeyError: boolean;
 }
 
+/**
+ * Conversions already made, per input buffer and options: the same file is decoded once per
+ * kubelet minor evaluated, and the result depends only on the bytes and the options. Results are
+ * never mutated by their readers.
+ */
+const converted = new WeakMap<Uint8Array, Map<string, YamlToJsonResult>>();
+
 export function yamlToGoJson(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult {
+  const key = JSON.stringify(options);
+  const known = converted.get(data)?.get(key);
+  if (known) return known;
+  const result = convertSafely(data, options);
+  if (!converted.has(data)) converted.set(data, new Map());
+  converted.get(data)!.set(key, result);
+  return result;
+}
+
+function convertSafely(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult {
   try {
     return convert(data, options);
   } catch (e) {
