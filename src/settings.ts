@@ -4,6 +4,7 @@
  * process.env or process.argv.
  */
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { nestingProblem } from './limits/nesting.js';
 
 export interface Settings {
   readonly root: string;
@@ -58,6 +59,8 @@ export class SettingsError extends Error {}
 /** Parses and validates config.yaml; errors name the file and line. */
 export function parseConfigFile(text: string, path: string): Partial<Settings> {
   let document: unknown;
+  const tooDeep = nestingProblem(text);
+  if (tooDeep) throw new SettingsError(`${path}: not valid YAML: ${tooDeep}`);
   try {
     document = parseYaml(text, { maxAliasCount: 50, prettyErrors: true });
   } catch (error) {

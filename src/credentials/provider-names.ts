@@ -5,11 +5,14 @@
  */
 import { isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
+import { nestingProblem } from '../limits/nesting.js';
 
 export function providerNamesIn(data: Buffer | string): string[] {
   const names: string[] = [];
   try {
     const text = typeof data === 'string' ? data : data.toString('utf8');
+    // The `yaml` package aborts the process on deep nesting; such a file names no providers.
+    if (nestingProblem(text) !== undefined) return names;
     for (const doc of parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false })) {
       const providers = valueOf(doc.contents, 'providers');
       if (!isSeq(providers)) continue;

@@ -17,6 +17,7 @@ import { goJoin } from '../go/index.js';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
 import { probeKubeletVersion } from './kubelet-version-probe.js';
+import { nestingProblem } from '../limits/nesting.js';
 
 export interface DiscoverOptions {
   readonly root: string;
@@ -141,8 +142,11 @@ function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, d
 function readYamlDocument(fs: RootFs, path: string): { document: unknown } | { problem: string } {
   const read = fs.readFile(path, 1024 * 1024);
   if (!read.ok) return { problem: `cannot read ${path}: ${goErrnoText(read.code)}` };
+  const text = read.data.toString('utf8');
+  const tooDeep = nestingProblem(text);
+  if (tooDeep) return { problem: `${path}: ${tooDeep}` };
   try {
-    return { document: parseYaml(read.data.toString('utf8'), { maxAliasCount: 100, uniqueKeys: false }) };
+    return { document: parseYaml(text, { maxAliasCount: 100, uniqueKeys: false }) };
   } catch (error) {
     return { problem: `${path}: ${(error as Error).message.split('\n')[0]}` };
   }

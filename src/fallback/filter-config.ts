@@ -9,6 +9,7 @@ import { Document, isMap, isSeq, parseAllDocuments, type YAMLSeq } from 'yaml';
 import type { FileTable } from '../model/node.js';
 import type { KubeletTraits } from '../kubelet/version.js';
 import { factFor } from '../credentials/registration.js';
+import { nestingProblem } from '../limits/nesting.js';
 
 export interface FilterInput {
   readonly files: FileTable;
@@ -35,7 +36,10 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
     const content = fact.exists ? fact.content : undefined;
     if (!content?.ok) return { problem: `${path} was not read` };
     // Kubelet's YAML decoder reads the first document of a file; so does this copy.
-    const parsed = parseAllDocuments(content.data.toString('utf8'), YAML_OPTIONS);
+    const text = content.data.toString('utf8');
+    const tooDeep = nestingProblem(text);
+    if (tooDeep) return { problem: `${path} is ${tooDeep}` };
+    const parsed = parseAllDocuments(text, YAML_OPTIONS);
     const document = Array.isArray(parsed) ? parsed[0] : undefined;
     if (!document) return { problem: `${path} holds no YAML document` };
     if (document.errors.length > 0) return { problem: `${path}: ${document.errors[0]!.message.split('\n')[0]}` };
