@@ -72,7 +72,9 @@ function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult
   const reader = readInput(data.length === 0 ? Buffer.from('\n') : data);
   const text = reader.text;
   // The `yaml` package aborts the process (SIGABRT) on deep nesting: never let it see that. [issue 10]
-  if (yamlNestingBound(text) > MAX_PARSE_NESTING) throw new GoYamlError(`node-check cannot evaluate YAML nested this deeply (more than ${MAX_PARSE_NESTING} levels; go-yaml allows up to 10000)`, false);
+  const nesting = yamlNestingBound(text);
+  if (nesting > 10000) throw new GoYamlError(withLine(0, 'exceeded max depth of 10000'), false); // [U: line]
+  if (nesting > MAX_PARSE_NESTING) throw new GoYamlError(`node-check cannot evaluate YAML nested this deeply (more than ${MAX_PARSE_NESTING} levels; go-yaml allows up to 10000)`, false);
   const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false });
   const first = docs[0];
   const second = docs[1];
