@@ -8,6 +8,7 @@ import type { CliIo } from '../io.js';
 import { exitCodeFor, ExitCode, type Report } from '../../model/report.js';
 import { runNodeCheck } from '../../run-node-check.js';
 import { withinBudget } from '../budget.js';
+import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { renderMetrics, writeTextfile } from '../../sinks/metrics.js';
@@ -22,8 +23,11 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
   const deadline = Date.now() + budgetMs;
   const remainingMs = () => Math.max(100, deadline - Date.now());
   const known: { report?: Report } = {};
+  // Synchronous work cannot be interrupted by the timer below: past the grace, the process is killed.
+  const watchdog = armWatchdog(budgetMs + WATCHDOG_GRACE_MS, `<3>node-check: preflight overran its ${settings.timeoutSeconds} s budget in synchronous work; killed so that kubelet can start.\n`);
 
-  return withinBudget(
+  try {
+    return await withinBudget(
     budgetMs,
     async () => {
       const report = await runNodeCheck(settings, { applyFallback: settings.fallback, timeoutMs: remainingMs, warn: io.stderr });
@@ -51,6 +55,9 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
       return known.report ? exitCodeFor(known.report) : ExitCode.unknown;
     },
   );
+  } finally {
+    watchdog.disarm();
+  }
 }
 
 /**
