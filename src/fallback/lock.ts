@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LOCK_PATH } from './paths.js';
+import { removeAtExit } from '../host/exit-cleanup.js';
 
 export interface LockOptions {
   /** How long to wait for another holder before giving up (default 20 s). */
@@ -51,9 +52,11 @@ export async function withLock<T>(root: string, fn: () => Promise<T> | T, option
   const previous = queues.get(lockPath) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(async () => {
     const held = await acquire(lockPath, options);
+    const forget = removeAtExit(lockPath, held); // a SIGTERM ends the process at once: no stale lock
     try {
       return await fn();
     } finally {
+      forget();
       release(lockPath, held);
     }
   });

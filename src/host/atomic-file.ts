@@ -7,11 +7,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { removeAtExit } from './exit-cleanup.js';
 
 export function replaceFileAtomically(hostDir: string, name: string, data: string | Buffer, mode: number): void {
   const target = path.join(hostDir, name);
   const temp = path.join(hostDir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
+  const forget = removeAtExit(temp);
   try {
     try {
       fs.writeFileSync(fd, data);
@@ -24,6 +26,8 @@ export function replaceFileAtomically(hostDir: string, name: string, data: strin
   } catch (error) {
     fs.rmSync(temp, { force: true });
     throw error;
+  } finally {
+    forget();
   }
   syncDirectory(hostDir);
 }

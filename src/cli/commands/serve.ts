@@ -19,6 +19,7 @@ import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
 const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/local/lib/systemd/system', '/usr/lib/systemd/system', '/lib/systemd/system'];
 
 export async function runServe(settings: Settings, io: CliIo): Promise<number> {
+  io.claimShutdown?.();
   const state: { report?: Report; metrics?: string; checkedAt?: number; answerKey?: string } = {};
   let watcher: Watcher | undefined;
   let running: Promise<void> | undefined;
