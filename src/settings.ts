@@ -86,8 +86,8 @@ export function validate<T extends Partial<Settings>>(settings: T, origin: strin
   if (settings.intervalSeconds !== undefined && !(settings.intervalSeconds >= 1)) {
     throw new SettingsError(`${origin}: interval must be at least 1 second`);
   }
-  if (settings.listen !== undefined && !/^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/.test(settings.listen)) {
-    throw new SettingsError(`${origin}: listen must be HOST:PORT, got "${settings.listen}"`);
+  if (settings.listen !== undefined && (!/^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/.test(settings.listen) || Number(settings.listen.slice(settings.listen.lastIndexOf(':') + 1)) > 65535)) {
+    throw new SettingsError(`${origin}: listen must be HOST:PORT with a port from 0 to 65535, got "${settings.listen}"`);
   }
   return settings;
 }

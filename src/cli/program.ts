@@ -28,7 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const parser = yargs([...argv])
     .scriptName('node-check')
     .usage('$0 [command] [options]')
-    .epilogue('Predicts whether kubelet will refuse to start because of its image credential provider setup.\nExit codes: 0 kubelet will start, 1 it will not, 2 cannot tell, 64 usage error.')
+    .epilogue('Predicts whether kubelet will refuse to start because of its image credential provider setup.\nExit codes: 0 kubelet will start, 1 it will not, 2 cannot tell, 64 usage error, 70 internal error (a bug), 143/130 stopped by SIGTERM/SIGINT.')
     .command(['check', '$0'], 'inspect the node and report (default)', (y) =>
       y.check((args) => {
         const extra = args._.filter((word) => word !== 'check');
@@ -37,28 +37,30 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }), pick(runCheck))
     .command('preflight', "kubelet's ExecStartPre: check, then fallback (when enabled), journal and metrics", (y) =>
       y
-        .option('textfile-dir', { type: 'string', describe: 'node_exporter textfile directory [default: /var/lib/node_exporter/textfile_collector]' })
+        .option('textfile-dir', { requiresArg: true, type: 'string', describe: 'node_exporter textfile directory [default: /var/lib/node_exporter/textfile_collector]' })
         .option('journal', { type: 'boolean', describe: 'write journal entries (--no-journal: do not)' })
         .option('metrics', { type: 'boolean', describe: 'write node-check.prom (--no-metrics: do not)' })
-        .option('timeout', { type: 'number', describe: 'hard budget for the whole run, in seconds [default: 10]' })
+        .option('timeout', { requiresArg: true, type: 'number', describe: 'hard budget for the whole run, in seconds [default: 10]' })
         .option('fallback', { type: 'boolean', describe: 'start kubelet without failing credential providers (see docs/fallback.md)' }), pick(runPreflight))
     .command('serve', 'serve /metrics and /healthz, re-check periodically and on change', (y) =>
       y
-        .option('listen', { type: 'string', describe: 'HOST:PORT [default: 127.0.0.1:9847]' })
-        .option('interval', { type: 'number', describe: 'seconds between re-checks [default: 60]' })
-        .option('timeout', { type: 'number', describe: 'budget for one check, in seconds [default: 10]' })
+        .option('listen', { requiresArg: true, type: 'string', describe: 'HOST:PORT [default: 127.0.0.1:9847]' })
+        .option('interval', { requiresArg: true, type: 'number', describe: 'seconds between re-checks [default: 60]' })
+        .option('timeout', { requiresArg: true, type: 'number', describe: 'budget for one check, in seconds [default: 10]' })
         .option('journal', { type: 'boolean', describe: 'journal entries on state changes (--no-journal: do not)' })
         .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' }), pick(runServe))
     .command('fallback <action>', 'show, apply or revert the fallback by hand', (y) =>
       y.positional('action', { choices: FALLBACK_ACTIONS, describe: 'status | apply | revert' }), pick(runFallback))
     .command('explain <finding-id>', 'what a finding means, why kubelet cares, how to fix it', (y) =>
       y.positional('finding-id', { type: 'string', describe: 'a finding id, e.g. plugin-binary-missing' }), pick(runExplain))
-    .option('root', { type: 'string', describe: 'read the node from this directory (nothing under it is executed)', default: undefined })
-    .option('unit', { type: 'string', describe: 'kubelet unit name [default: kubelet.service]' })
-    .option('kubelet-version', { type: 'string', describe: 'kubelet version X.Y.Z (otherwise `kubelet --version` is asked on the live root only)' })
-    .option('output', { alias: 'o', choices: ['text', 'json'] as const, describe: 'report format [default: text]' })
+    .option('root', { requiresArg: true, type: 'string', describe: 'read the node from this directory (nothing under it is executed)' })
+    .option('unit', { requiresArg: true, type: 'string', describe: 'kubelet unit name [default: kubelet.service]' })
+    .option('kubelet-version', { requiresArg: true, type: 'string', describe: 'kubelet version X.Y.Z (otherwise `kubelet --version` is asked on the live root only)' })
+    .option('output', { requiresArg: true, alias: 'o', choices: ['text', 'json'] as const, describe: 'report format [default: text]' })
     .option('color', { type: 'boolean', describe: 'colour the text report (--no-color turns it off)' })
-    .option('config-file', { type: 'string', describe: `node-check settings file [default: $NODE_CHECK_CONFIG or ${DEFAULT_CONFIG_FILE}]` })
+    .option('config-file', { requiresArg: true, type: 'string', describe: `node-check settings file [default: $NODE_CHECK_CONFIG or ${DEFAULT_CONFIG_FILE}]` })
+    // As pflag (kubelet's and the RHCOS wrapper's convention): a repeated flag takes its last value.
+    .parserConfiguration({ 'duplicate-arguments-array': false })
     .strictCommands()
     .strictOptions()
     .version(VERSION)
@@ -112,6 +114,9 @@ function loadSettings(parsed: Record<string, unknown>, io: CliIo): Settings {
   }
   if (text !== undefined) fromFile = parseConfigFile(text, file);
 
+  for (const flag of ['root', 'unit', 'textfile-dir', 'config-file', 'listen']) {
+    if (parsed[flag] === '') throw new UsageError(`--${flag} needs a non-empty value`);
+  }
   const kubeletVersion = parsed['kubelet-version'] as string | undefined;
   if (kubeletVersion !== undefined && !parseKubeletVersion(kubeletVersion)) {
     throw new UsageError(`--kubelet-version: "${kubeletVersion}" is not a kubelet version like 1.28.7`);

@@ -9,7 +9,7 @@ const module = fileURLToPath(new URL('../../src/host/exit-cleanup.ts', import.me
 
 t.test('files registered for removal are gone after process.exit; others stay', async (t) => {
   const dir = t.testdir();
-  const [temp, lock, replaced, kept] = ['a.tmp', 'lock', 'lock2', 'kept'].map((n) => path.join(dir, n));
+  const [temp, lock, replaced, kept] = ['a.tmp', 'lock', 'lock2', 'kept'].map((n) => path.join(dir, n)) as [string, string, string, string];
   const script = `
     import { writeFileSync } from 'node:fs';
     import { removeAtExit } from ${JSON.stringify(module)};
