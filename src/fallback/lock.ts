@@ -13,6 +13,11 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LOCK_PATH } from './paths.js';
 import { removeAtExit } from '../host/exit-cleanup.js';
+import { openDirectoryBelow, type DirHandle } from '../host/safe-dir.js';
+
+/** LOCK_PATH as the components opened below the root, and the file's name. */
+const LOCK_DIR_PARTS = path.posix.dirname(LOCK_PATH).split('/').filter(Boolean);
+const LOCK_NAME = path.posix.basename(LOCK_PATH);
 
 export interface LockOptions {
   /** How long to wait for another holder before giving up (default 20 s). */
@@ -48,16 +53,17 @@ const UNREADABLE_GRACE_MS = 5000;
 const queues = new Map<string, Promise<unknown>>();
 
 export async function withLock<T>(root: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
-  const lockPath = path.join(path.resolve(root), LOCK_PATH);
+  const base = path.resolve(root);
+  const lockPath = path.join(base, LOCK_PATH);
   const previous = queues.get(lockPath) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(async () => {
-    const held = await acquire(lockPath, options);
-    const forget = removeAtExit(lockPath, held); // a SIGTERM ends the process at once: no stale lock
+    const held = await acquire(base, lockPath, options);
+    const forget = removeAtExit(lockPath, held.content); // a SIGTERM ends the process at once: no stale lock
     try {
       return await fn();
     } finally {
       forget();
-      release(lockPath, held);
+      release(held.dir, held.content);
     }
   });
   queues.set(lockPath, run);
@@ -68,7 +74,12 @@ export async function withLock<T>(root: string, fn: () => Promise<T> | T, option
   }
 }
 
-async function acquire(lockPath: string, options: LockOptions): Promise<string> {
+/**
+ * ROOT/run/node-check is opened component by component without following symlinks (issue 10:
+ * `ROOT/run -> elsewhere` put the lock outside the root), and every lock operation goes through
+ * that open directory. `lockPath` is for messages.
+ */
+async function acquire(base: string, lockPath: string, options: LockOptions): Promise<{ content: string; dir: DirHandle }> {
   const waitMs = options.waitMs ?? 20_000;
   const staleAfterMs = options.staleAfterMs ?? 5 * 60_000;
   const pollMs = options.pollMs ?? 100;
@@ -81,44 +92,65 @@ async function acquire(lockPath: string, options: LockOptions): Promise<string> 
   } satisfies LockHolder);
 
   for (;;) {
-    ensureLockDirectory(path.dirname(lockPath));
+    const dir = openDirectoryBelow(base, LOCK_DIR_PARTS, { create: true, mode: 0o755 })!;
+    const lockAt = path.join(dir.at, LOCK_NAME);
+    let written = false;
     try {
-      const fd = fs.openSync(lockPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+      const fd = fs.openSync(lockAt, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
       try {
         fs.writeFileSync(fd, content);
         fs.fsyncSync(fd);
+        written = true;
       } finally {
         fs.closeSync(fd);
+        // ENOSPC and the like: no empty lock file is left for others to wait on (issue 10, item 12).
+        if (!written) fs.rmSync(lockAt, { force: true });
       }
-      return content;
+      return { content, dir };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') dir.close();
       // ENOENT: a releasing holder removed the empty directory between our mkdir and open.
       if (code === 'ENOENT') continue;
       if (code !== 'EEXIST') throw error;
     }
-    const existing = readLock(lockPath);
-    if (existing === undefined) continue;
-    if (isStale(existing, staleAfterMs)) {
-      breakStaleLock(lockPath, existing.text);
-      continue;
+    const existing = readLock(path.join(dir.at, LOCK_NAME));
+    try {
+      if (existing === undefined) continue;
+      if (isStale(existing, staleAfterMs)) {
+        breakStaleLock(dir.at, existing.text);
+        continue;
+      }
+    } finally {
+      dir.close();
     }
     if (Date.now() >= deadline) throw new LockBusyError(lockPath, existing.holder);
     await sleep(pollMs);
   }
 }
 
-function release(lockPath: string, content: string): void {
+function release(dir: DirHandle, content: string): void {
+  const lockAt = path.join(dir.at, LOCK_NAME);
   try {
     // Only our own lock: if it was (wrongly) broken and re-taken meanwhile, it is not ours to delete.
-    if (fs.readFileSync(lockPath, 'utf8') === content) fs.unlinkSync(lockPath);
+    if (fs.readFileSync(lockAt, 'utf8') === content) fs.unlinkSync(lockAt);
   } catch {
     // Already gone.
   }
+  const parent = path.dirname(dir.path);
+  dir.close();
   try {
-    fs.rmdirSync(path.dirname(lockPath));
+    // rmdir by name under ROOT/run (checked below): only an empty directory goes.
+    const run = openDirectoryBelow(parent === '/' ? '/' : path.dirname(parent), [path.basename(parent)]);
+    if (run) {
+      try {
+        fs.rmdirSync(path.join(run.at, LOCK_DIR_PARTS[1]!));
+      } finally {
+        run.close();
+      }
+    }
   } catch {
-    // Not empty (the fallback record lives there) or already gone.
+    // Not empty (the fallback record lives there), already gone, or not a plain directory.
   }
 }
 
@@ -160,7 +192,8 @@ function isStale(lock: ExistingLock, staleAfterMs: number): boolean {
 }
 
 /** Moves the stale lock aside and deletes it only if it is still the one judged stale; otherwise puts it back. */
-function breakStaleLock(lockPath: string, judged: string): void {
+function breakStaleLock(dirAt: string, judged: string): void {
+  const lockPath = path.join(dirAt, LOCK_NAME);
   const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     fs.renameSync(lockPath, aside);
@@ -179,12 +212,6 @@ function breakStaleLock(lockPath: string, judged: string): void {
   } finally {
     fs.rmSync(aside, { force: true });
   }
-}
-
-function ensureLockDirectory(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-  const st = fs.lstatSync(dir);
-  if (st.isSymbolicLink() || !st.isDirectory()) throw new Error(`${dir} is not a plain directory`);
 }
 
 function processAlive(pid: number): boolean {
