@@ -20,10 +20,12 @@ export const MAX_CONFIG_BYTES = 256 * 1024;
 export const MAX_PROVIDER_ENTRIES = 100;
 
 /**
- * Kubelet's expanded command line. Linux refuses an execve whose argument strings exceed
- * MAX_ARG_STRLEN (32 pages, 128 KiB) each, or whose argv and environment together exceed a
- * quarter of the stack limit (2 MiB with the usual 8 MiB stack): E2BIG. Anything larger cannot
- * be kubelet's argv, so node-check stops expanding it there.
+ * Kubelet's expanded command line (issue 10, item 11). Linux's execve(2) refuses, with E2BIG
+ * ("Argument list too long"), any argument string longer than MAX_ARG_STRLEN (32 pages: 131072
+ * bytes with its NUL), and argument and environment strings together beyond a quarter of the
+ * stack limit, never more than 6 MiB whatever the limit (fs/exec.c: _STK_LIM / 4 * 3). systemd
+ * then fails the unit at step EXEC (status 203). Past either bound kubelet can never run, so
+ * node-check stops expanding there instead of building gigabytes of argv.
  */
 export const MAX_ARG_STRLEN = 128 * 1024;
-export const MAX_ARGV_BYTES = 2 * 1024 * 1024;
+export const MAX_ARGV_BYTES = 6 * 1024 * 1024;
