@@ -21,7 +21,33 @@ export function removeAtExit(hostPath: string, content?: string): () => void {
   };
 }
 
+const children = new Set<number>();
+
+/**
+ * SIGKILL the child `pid` at exit unless it ended before (a hung `logger` must not outlive
+ * preflight, issue 10 item 12). Returns the undo, to call when the child has exited.
+ */
+export function killAtExit(pid: number | undefined): () => void {
+  if (pid === undefined) return () => undefined;
+  if (!installed) {
+    installed = true;
+    process.on('exit', runExitCleanup);
+  }
+  children.add(pid);
+  return () => {
+    children.delete(pid);
+  };
+}
+
 export function runExitCleanup(): void {
+  for (const pid of children) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+  children.clear();
   for (const [hostPath, content] of pending) {
     try {
       if (content === undefined || fs.readFileSync(hostPath, 'utf8') === content) fs.unlinkSync(hostPath);

@@ -46,6 +46,9 @@ export class RootFs {
    * directories only (lstat semantics).
    */
   resolve(nodePath: string, followLast = true): { ok: true; hostPath: string; nodePath: string } | { ok: false; code: ErrnoCode } {
+    // A NUL cannot be in a path: Go's syscall layer answers EINVAL ("invalid argument"); Node would
+    // throw ERR_INVALID_ARG_VALUE (issue 10, item 12).
+    if (nodePath.includes('\0')) return { ok: false, code: 'EINVAL' };
     // No lexical cleaning: "l/../x" follows l first, as the kernel does (issue 10, item 8).
     const raw = nodePath.startsWith('/') ? nodePath : `/${nodePath}`;
     if (this.isHostRoot) return { ok: true, hostPath: raw, nodePath: path.posix.resolve(raw) };
@@ -261,6 +264,8 @@ export function goErrnoText(code: ErrnoCode): string {
       return 'input/output error';
     case 'EFBIG':
       return 'file too large';
+    case 'EINVAL':
+      return 'invalid argument';
     case 'EXDEV':
       return 'changed while node-check read it (it led outside --root)';
     default:

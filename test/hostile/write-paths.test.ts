@@ -73,3 +73,28 @@ t.test('an open that lands outside the root (a race) is refused, whatever resolv
   t.same(rfs.readHead('/etc/x', 4), { ok: false, code: 'EXDEV' });
   t.same(rfs.stat('/etc/x'), { ok: false, code: 'EXDEV' });
 });
+
+t.test('temp files of a killed writer are cleaned by the next write; a live writer\'s stay', async (t) => {
+  const dir = t.testdir({ '.node-check.prom.999999999.0123456789ab.tmp': 'dead', [`.node-check.prom.${process.pid}.0123456789ab.tmp`]: 'ours, from before', [`.node-check.prom.1.0123456789ab.tmp`]: 'pid 1 lives', 'other.tmp': 'not ours' });
+  replaceFileAtomically(dir, 'node-check.prom', 'a 1\n', 0o644);
+  t.same(fs.readdirSync(dir).sort(), ['.node-check.prom.1.0123456789ab.tmp', 'node-check.prom', 'other.tmp']);
+});
+
+t.test('a NUL in a node path reads as Go says it: invalid argument', async (t) => {
+  const rfs = new RootFs(t.testdir());
+  t.same(rfs.readFile('/etc/a\0b'), { ok: false, code: 'EINVAL' });
+  t.same(new RootFs('/').stat('/etc/a\0b'), { ok: false, code: 'EINVAL' });
+});
+
+t.test('fallback apply whose writes fail does not say "applied"', async (t) => {
+  const base = t.testdir({ elsewhere: {} });
+  const root = brokenAcrNode(path.join(base, 'root'), { '/run/node-check': null });
+  fs.mkdirSync(path.join(root, 'run/systemd'), { recursive: true });
+  fs.symlinkSync(path.join(base, 'elsewhere'), path.join(root, 'run/systemd/system'));
+  const run = runBundle(['fallback', 'apply', '--root', root, '--kubelet-version', '1.28.7']);
+  t.equal(run.status, 1);
+  t.match(run.stdout, /fallback apply FAILED, not completed/);
+  t.notMatch(run.stdout, /fallback applied/);
+  t.match(run.stdout, /error: .*system is a symlink/);
+  t.same(listAll(path.join(base, 'elsewhere')), []);
+});
