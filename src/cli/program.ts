@@ -2,7 +2,7 @@
  * The command line: parses flags with yargs, loads settings once (defaults, config file, flags),
  * dispatches to a command and returns its exit code. Usage errors exit 64 (DESIGN §4.2).
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import type { CliIo } from './io.js';
 import { DEFAULT_CONFIG_FILE, mergeSettings, parseConfigFile, SettingsError, validate, type Settings } from '../settings.js';
@@ -101,13 +101,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return chosen.command(settings, io, parsed);
 }
 
+/** At most 64 KiB of a regular file; never blocks on a FIFO (issue 10: the hostile-node suite). */
+function readSettingsText(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+    if (st.size > 64 * 1024) throw Object.assign(new Error('too large'), { code: 'larger than 64 KiB' });
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function loadSettings(parsed: Record<string, unknown>, io: CliIo): Settings {
   const explicitFile = (parsed['config-file'] as string | undefined) ?? io.env['NODE_CHECK_CONFIG'];
   const file = explicitFile ?? DEFAULT_CONFIG_FILE;
   let fromFile: Partial<Settings> = {};
   let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readSettingsText(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (explicitFile || code !== 'ENOENT') throw new SettingsError(`cannot read settings file ${file}: ${code ?? (error as Error).message}`);

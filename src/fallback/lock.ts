@@ -114,7 +114,14 @@ async function acquire(base: string, lockPath: string, options: LockOptions): Pr
       if (code === 'ENOENT') continue;
       if (code !== 'EEXIST') throw error;
     }
-    const existing = readLock(path.join(dir.at, LOCK_NAME));
+    let existing: ExistingLock | undefined;
+    try {
+      existing = readLock(path.join(dir.at, LOCK_NAME));
+    } catch (error) {
+      dir.close();
+      if (error instanceof NotALockError) throw new NotALockError(lockPath);
+      throw error;
+    }
     try {
       if (existing === undefined) continue;
       if (isStale(existing, staleAfterMs)) {
@@ -160,13 +167,31 @@ interface ExistingLock {
   readonly ageMs: number;
 }
 
+/** The lock as it stands; undefined when it is gone. Never blocks (a FIFO in its place) and never follows a link. */
 function readLock(lockPath: string): ExistingLock | undefined {
+  let fd: number | undefined;
   try {
-    const st = fs.lstatSync(lockPath);
-    const text = fs.readFileSync(lockPath, 'utf8');
+    fd = fs.openSync(lockPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new NotALockError(lockPath);
+    const text = st.size > 64 * 1024 ? '' : fs.readFileSync(fd, 'utf8');
     return { text, holder: parseHolder(text), ageMs: Date.now() - st.mtimeMs };
-  } catch {
+  } catch (error) {
+    if (error instanceof NotALockError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // A symlink (O_NOFOLLOW: ELOOP), a directory or a special file is nothing node-check wrote.
+    if (code === 'ELOOP' || code === 'EISDIR' || code === 'ENXIO') throw new NotALockError(lockPath);
     return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Something else than a lock file sits where the lock goes: refuse rather than spin on it (issue 10). */
+export class NotALockError extends Error {
+  constructor(readonly lockPath: string) {
+    super(`${lockPath} is not a regular file (node-check did not create it); remove it`);
+    this.name = 'NotALockError';
   }
 }
 
