@@ -4,6 +4,7 @@
  * process.env or process.argv.
  */
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { nestingProblem } from './limits/nesting.js';
 
 export interface Settings {
   readonly root: string;
@@ -61,6 +62,8 @@ export class SettingsError extends Error {}
 /** Parses and validates config.yaml; errors name the file and line. */
 export function parseConfigFile(text: string, path: string): Partial<Settings> {
   let document: unknown;
+  const tooDeep = nestingProblem(text);
+  if (tooDeep) throw new SettingsError(`${path}: not valid YAML: ${tooDeep}`);
   try {
     document = parseYaml(text, { maxAliasCount: 50, prettyErrors: true });
   } catch (error) {
@@ -89,8 +92,8 @@ export function validate<T extends Partial<Settings>>(settings: T, origin: strin
   if (settings.intervalSeconds !== undefined && !(settings.intervalSeconds >= 1)) {
     throw new SettingsError(`${origin}: interval must be at least 1 second`);
   }
-  if (settings.listen !== undefined && !/^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/.test(settings.listen)) {
-    throw new SettingsError(`${origin}: listen must be HOST:PORT, got "${settings.listen}"`);
+  if (settings.listen !== undefined && (!/^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/.test(settings.listen) || Number(settings.listen.slice(settings.listen.lastIndexOf(':') + 1)) > 65535)) {
+    throw new SettingsError(`${origin}: listen must be HOST:PORT with a port from 0 to 65535, got "${settings.listen}"`);
   }
   return settings;
 }

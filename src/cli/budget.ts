@@ -5,8 +5,14 @@
  */
 export async function withinBudget<T>(budgetMs: number, work: () => Promise<T>, onExpiry: () => T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const expiry = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(onExpiry()), budgetMs);
+  const expiry = new Promise<T>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(onExpiry());
+      } catch (error) {
+        reject(error); // onExpiry may throw: the race rejects, nothing is left uncaught
+      }
+    }, budgetMs);
   });
   try {
     return await Promise.race([work(), expiry]);

@@ -4,6 +4,11 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdoutIsTTY: boolean;
-  /** Resolves when SIGTERM/SIGINT arrives (for `serve`). */
+  /**
+   * Resolves when SIGTERM/SIGINT arrives, for a command that called `claimShutdown()` (serve). Any
+   * other command is ended by main.ts at once (exit 143 for SIGTERM, 130 for SIGINT).
+   */
   readonly shutdownSignal: Promise<string>;
+  /** This command shuts down in order on the first SIGTERM/SIGINT (a second one still exits at once). */
+  readonly claimShutdown?: () => void;
 }

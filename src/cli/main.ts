@@ -1,8 +1,29 @@
 /** Entry point: the only module that touches process.argv, process.env, signals and the exit code. */
 import { runCli } from './program.js';
+import { ExitCode } from '../model/report.js';
 
+/**
+ * SIGTERM and SIGINT end every command promptly (issue 10, item 5: a preflight waiting on the
+ * lock ignored systemd's stop for 20 s). serve claims the first signal and shuts down in order;
+ * everything else exits at once with 128 + the signal number (143, 130), after the 'exit'
+ * handlers remove its temp files and lock. A signal that arrives during synchronous work is
+ * handled when that work ends (bounded by the budget and its watchdog).
+ */
+const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+let claimed = false;
+let signalled = false;
 const shutdownSignal = new Promise<string>((resolve) => {
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => resolve(signal));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (claimed && !signalled) {
+        signalled = true;
+        resolve(signal);
+        return;
+      }
+      process.stderr.write(`<5>node-check: ${signal}: stopped\n`);
+      process.exit(SIGNAL_EXIT[signal]);
+    });
+  }
 });
 
 async function main(): Promise<void> {
@@ -13,11 +34,15 @@ async function main(): Promise<void> {
       env: process.env,
       stdoutIsTTY: process.stdout.isTTY === true,
       shutdownSignal,
+      claimShutdown: () => {
+        claimed = true;
+      },
     });
   } catch (error) {
-    // A bug in node-check itself: one line, no stack trace, and the "unknown" exit code.
+    // A bug in node-check itself: one line, no stack trace, and its own exit code (EX_SOFTWARE),
+    // never one that reads as an answer.
     process.stderr.write(`node-check: internal error: ${(error as Error)?.message ?? String(error)}\n`);
-    process.exitCode = 2;
+    process.exitCode = ExitCode.internal;
   }
   // The command has answered. Work it abandoned (preflight's budget ran out) must not keep the
   // process, and with it kubelet's start, waiting: exit once output is flushed. unref() lets a

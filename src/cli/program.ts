@@ -2,7 +2,7 @@
  * The command line: parses flags with yargs, loads settings once (defaults, config file, flags),
  * dispatches to a command and returns its exit code. Usage errors exit 64 (DESIGN §4.2).
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import type { CliIo } from './io.js';
 import { DEFAULT_CONFIG_FILE, mergeSettings, parseConfigFile, SettingsError, validate, type Settings } from '../settings.js';
@@ -28,7 +28,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const parser = yargs([...argv])
     .scriptName('node-check')
     .usage('$0 [command] [options]')
-    .epilogue('Predicts whether kubelet will refuse to start because of its image credential provider setup.\nExit codes: 0 kubelet will start, 1 it will not, 2 cannot tell, 64 usage error.')
+    .epilogue('Predicts whether kubelet will refuse to start because of its image credential provider setup.\nExit codes: 0 kubelet will start, 1 it will not, 2 cannot tell, 64 usage error, 70 internal error (a bug), 143/130 stopped by SIGTERM/SIGINT.')
     .command(['check', '$0'], 'inspect the node and report (default)', (y) =>
       y
         .option('machine-config', { type: 'string', requiresArg: true, describe: 'answer for the node after applying this MachineConfig or Ignition config (file, "-" = stdin); repeatable, applied in order' })
@@ -41,16 +41,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       }), pick(runCheck))
     .command('preflight', "kubelet's ExecStartPre: check, then fallback (when enabled), journal and metrics", (y) =>
       y
-        .option('textfile-dir', { type: 'string', describe: 'node_exporter textfile directory [default: /var/lib/node_exporter/textfile_collector]' })
+        .option('textfile-dir', { requiresArg: true, type: 'string', describe: 'node_exporter textfile directory [default: /var/lib/node_exporter/textfile_collector]' })
         .option('journal', { type: 'boolean', describe: 'write journal entries (--no-journal: do not)' })
         .option('metrics', { type: 'boolean', describe: 'write node-check.prom (--no-metrics: do not)' })
-        .option('timeout', { type: 'number', describe: 'hard budget for the whole run, in seconds [default: 10]' })
+        .option('timeout', { requiresArg: true, type: 'number', describe: 'hard budget for the whole run, in seconds [default: 10]' })
         .option('fallback', { type: 'boolean', describe: 'start kubelet without failing credential providers (see docs/fallback.md)' }), pick(runPreflight))
     .command('serve', 'serve /metrics and /healthz, re-check periodically and on change', (y) =>
       y
-        .option('listen', { type: 'string', describe: 'HOST:PORT [default: 127.0.0.1:9847]' })
-        .option('interval', { type: 'number', describe: 'seconds between re-checks [default: 60]' })
-        .option('timeout', { type: 'number', describe: 'budget for one check, in seconds [default: 10]' })
+        .option('listen', { requiresArg: true, type: 'string', describe: 'HOST:PORT [default: 127.0.0.1:9847]' })
+        .option('interval', { requiresArg: true, type: 'number', describe: 'seconds between re-checks [default: 60]' })
+        .option('timeout', { requiresArg: true, type: 'number', describe: 'budget for one check, in seconds [default: 10]' })
         .option('journal', { type: 'boolean', describe: 'journal entries on state changes (--no-journal: do not)' })
         .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' })
         .option('machine-config', { type: 'string', requiresArg: true, describe: 'a pending MachineConfig/Ignition file, or a directory of them: export nodecheck_pending_config_kubelet_start_ok{config} (repeatable)' })
@@ -60,13 +60,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       y.positional('action', { choices: FALLBACK_ACTIONS, describe: 'status | apply | revert' }), pick(runFallback))
     .command('explain <finding-id>', 'what a finding means, why kubelet cares, how to fix it', (y) =>
       y.positional('finding-id', { type: 'string', describe: 'a finding id, e.g. plugin-binary-missing' }), pick(runExplain))
-    .option('root', { type: 'string', describe: 'read the node from this directory (nothing under it is executed)', default: undefined })
-    .option('unit', { type: 'string', describe: 'kubelet unit name [default: kubelet.service]' })
-    .option('kubelet-version', { type: 'string', describe: 'kubelet version X.Y.Z (otherwise `kubelet --version` is asked on the live root only)' })
-    .option('kubelet-flavor', { choices: ['upstream', 'openshift'] as const, describe: "whose kubelet runs (OpenShift's only warns about unknown feature gates) [default: from the node's evidence]" })
-    .option('output', { alias: 'o', choices: ['text', 'json'] as const, describe: 'report format [default: text]' })
+    .option('root', { requiresArg: true, type: 'string', describe: 'read the node from this directory (nothing under it is executed)' })
+    .option('unit', { requiresArg: true, type: 'string', describe: 'kubelet unit name [default: kubelet.service]' })
+    .option('kubelet-version', { requiresArg: true, type: 'string', describe: 'kubelet version X.Y.Z (otherwise `kubelet --version` is asked on the live root only)' })
+    .option('kubelet-flavor', { requiresArg: true, choices: ['upstream', 'openshift'] as const, describe: "whose kubelet runs (OpenShift's only warns about unknown feature gates) [default: from the node's evidence]" })
+    .option('output', { requiresArg: true, alias: 'o', choices: ['text', 'json'] as const, describe: 'report format [default: text]' })
     .option('color', { type: 'boolean', describe: 'colour the text report (--no-color turns it off)' })
-    .option('config-file', { type: 'string', describe: `node-check settings file [default: $NODE_CHECK_CONFIG or ${DEFAULT_CONFIG_FILE}]` })
+    .option('config-file', { requiresArg: true, type: 'string', describe: `node-check settings file [default: $NODE_CHECK_CONFIG or ${DEFAULT_CONFIG_FILE}]` })
+    // As pflag (kubelet's and the RHCOS wrapper's convention): a repeated flag takes its last value.
+    .parserConfiguration({ 'duplicate-arguments-array': false })
     .strictCommands()
     .strictOptions()
     .version(VERSION)
@@ -116,19 +118,36 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   return chosen.command(settings, io, parsed);
 }
 
+/** At most 64 KiB of a regular file; never blocks on a FIFO (issue 10: the hostile-node suite). */
+function readSettingsText(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+    if (st.size > 64 * 1024) throw Object.assign(new Error('too large'), { code: 'larger than 64 KiB' });
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function loadSettings(parsed: Record<string, unknown>, io: CliIo): Settings {
   const explicitFile = (parsed['config-file'] as string | undefined) ?? io.env['NODE_CHECK_CONFIG'];
   const file = explicitFile ?? DEFAULT_CONFIG_FILE;
   let fromFile: Partial<Settings> = {};
   let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readSettingsText(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (explicitFile || code !== 'ENOENT') throw new SettingsError(`cannot read settings file ${file}: ${code ?? (error as Error).message}`);
   }
   if (text !== undefined) fromFile = parseConfigFile(text, file);
 
+  for (const flag of ['root', 'unit', 'textfile-dir', 'config-file', 'listen']) {
+    if (parsed[flag] === '') throw new UsageError(`--${flag} needs a non-empty value`);
+  }
   const kubeletVersion = parsed['kubelet-version'] as string | undefined;
   if (kubeletVersion !== undefined && !parseKubeletVersion(kubeletVersion)) {
     throw new UsageError(`--kubelet-version: "${kubeletVersion}" is not a kubelet version like 1.28.7`);

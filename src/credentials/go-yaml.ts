@@ -25,6 +25,7 @@ import type { Alias, Document, Node as YamlNode, Pair, Scalar } from 'yaml';
 import { goQuote } from '../go/quote.js';
 import { compareGoStrings } from '../go/utf8.js';
 import type { GoJson, GoJsonMember } from '../go/json.js';
+import { MAX_PARSE_NESTING, yamlNestingBound } from '../limits/nesting.js';
 
 export interface YamlToJsonSuccess {
   readonly ok: true;
@@ -89,6 +90,10 @@ function convertSafely(data: Uint8Array, options: YamlToJsonOptions): YamlToJson
 function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult {
   const reader = readInput(data.length === 0 ? Buffer.from('\n') : data);
   const text = reader.text;
+  // The `yaml` package aborts the process (SIGABRT) on deep nesting: never let it see that. [issue 10]
+  const nesting = yamlNestingBound(text);
+  if (nesting > 10000) throw new GoYamlError(withLine(0, 'exceeded max depth of 10000'), false); // [U: line]
+  if (nesting > MAX_PARSE_NESTING) throw new GoYamlError(`node-check cannot evaluate YAML nested this deeply (more than ${MAX_PARSE_NESTING} levels; go-yaml allows up to 10000)`, false);
   const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false });
   const first = docs[0];
   const second = docs[1];

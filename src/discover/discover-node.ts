@@ -9,7 +9,8 @@ import type { FileContent, FileTable, KubeletConfigFacts, NodeModel, PathFact } 
 import { CredentialFlag, lastValue, locateKubelet, parseKubeletFlags } from '../kubelet/flags.js';
 import { loadService } from '../systemd/load-service.js';
 import { parseEnvFile } from '../systemd/env-file.js';
-import { providerNamesIn } from '../credentials/provider-names.js';
+import { providerEntriesIn } from '../credentials/provider-names.js';
+import { MAX_PROVIDER_ENTRIES } from '../limits/bounds.js';
 import { goJoin } from '../go/index.js';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
@@ -103,17 +104,27 @@ function collectCredentialFacts(
   const names = new Set<string>();
   const configFact = pathFact(fs, configPath, { content: true, entries: true });
   record(configPath, configFact);
-  const contents: Buffer[] = [];
-  if (configFact.exists && configFact.content?.ok) contents.push(configFact.content.data);
+  const contents: { path: string; fact: PathFact; data: Buffer }[] = [];
+  if (configFact.exists && configFact.content?.ok) contents.push({ path: configPath, fact: configFact, data: configFact.content.data });
   if (configFact.exists && configFact.entries && !('error' in configFact.entries)) {
-    for (const entry of configFact.entries) {
+    for (const entry of configFact.entries.slice(0, MAX_PROVIDER_ENTRIES + 1)) {
       const file = goJoin(configPath, entry.name);
       const fact = pathFact(fs, file, { content: true });
       record(file, fact);
-      if (fact.exists && fact.content?.ok) contents.push(fact.content.data);
+      if (fact.exists && fact.content?.ok) contents.push({ path: file, fact, data: fact.content.data });
     }
   }
-  for (const data of contents) for (const name of providerNamesIn(data)) names.add(name);
+  // Bounded work (issue 10): past MAX_PROVIDER_ENTRIES, the file counts as too large to evaluate.
+  let entries = 0;
+  for (const { path, fact, data } of contents) {
+    const listed = providerEntriesIn(data);
+    entries += listed.entries;
+    if (entries > MAX_PROVIDER_ENTRIES) {
+      record(path, { ...fact, content: { ok: false, code: 'EFBIG' } } as PathFact);
+      break;
+    }
+    for (const name of listed.names) names.add(name);
+  }
 
   for (const name of names) {
     const binary = goJoin(binDir, name);

@@ -7,7 +7,8 @@ import { EXECUTABLE_HEAD_BYTES, parseElf, parseShebang } from '../host/elf.js';
 import type { PathFact } from '../model/node.js';
 
 /** Config files larger than this are not evaluated (node-check answers "cannot tell"). */
-export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+export { MAX_CONFIG_BYTES } from '../limits/bounds.js';
+import { MAX_CONFIG_BYTES } from '../limits/bounds.js';
 
 export interface FactOptions {
   /** Read the contents (credential provider config files). */

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as posix from 'node:path/posix';
 import { replaceFileAtomically, syncDirectory } from '../host/atomic-file.js';
+import { openDirectoryBelow, type DirHandle } from '../host/safe-dir.js';
 import type { FallbackAction, FallbackPlan } from './plan-types.js';
 import { isUnderRun, RUN_DIR } from './paths.js';
 
@@ -89,90 +90,76 @@ export function applySteps(steps: readonly FallbackStep[], root: string): { chan
 /** Returns false when the file already had exactly this content and mode. */
 function writeAtomically(root: string, nodePath: string, content: string, mode: number): boolean {
   const dir = ensureDirectory(root, posix.dirname(nodePath));
-  const target = path.join(dir, posix.basename(nodePath));
-  if (sameFile(target, content, mode)) return false;
-  replaceFileAtomically(dir, posix.basename(nodePath), content, mode);
-  return true;
+  try {
+    if (sameFile(path.join(dir.at, posix.basename(nodePath)), content, mode)) return false;
+    replaceFileAtomically(dir.at, posix.basename(nodePath), content, mode);
+    return true;
+  } finally {
+    dir.close();
+  }
 }
 
 function removeFile(root: string, nodePath: string): boolean {
   const dir = existingDirectory(root, posix.dirname(nodePath));
   if (!dir) return false;
   try {
-    fs.unlinkSync(path.join(dir, posix.basename(nodePath)));
+    fs.unlinkSync(path.join(dir.at, posix.basename(nodePath)));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
+  } finally {
+    syncDirectory(dir.at);
+    dir.close();
   }
-  syncDirectory(dir);
   return true;
 }
 
 function removeEmptyDir(root: string, nodePath: string): boolean {
   const parent = existingDirectory(root, posix.dirname(nodePath));
   if (!parent) return false;
-  const target = path.join(parent, posix.basename(nodePath));
+  const target = path.join(parent.at, posix.basename(nodePath));
   try {
     if (fs.lstatSync(target).isSymbolicLink()) return false;
     fs.rmdirSync(target);
+    syncDirectory(parent.at);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
     throw error;
+  } finally {
+    parent.close();
   }
-  syncDirectory(parent);
   return true;
 }
 
-/** The host path of a directory below /run, created (0755) where missing; throws on a symlink or a non-directory. */
-function ensureDirectory(root: string, nodeDir: string): string {
-  let host = path.resolve(root);
-  for (const part of [RUN_DIR.slice(1), ...partsBelowRun(nodeDir)]) {
-    const next = path.join(host, part);
-    const st = lstatOrUndefined(next);
-    if (!st) {
-      fs.mkdirSync(next, { mode: 0o755 });
-      syncDirectory(host);
-    } else if (st.isSymbolicLink() || !st.isDirectory()) {
-      throw new Error(`${next} is not a plain directory`);
-    }
-    host = next;
-  }
-  return host;
+/**
+ * A directory below /run, opened component by component from the root without following a
+ * symlink (host/safe-dir.ts: a directory swapped for a link mid-way cannot redirect the write),
+ * created (0755) where missing; throws on a symlink or a non-directory. The caller closes it.
+ */
+function ensureDirectory(root: string, nodeDir: string): DirHandle {
+  return openDirectoryBelow(root, [RUN_DIR.slice(1), ...partsBelowRun(nodeDir)], { create: true, mode: 0o755 })!;
 }
 
-/** The host path of an existing directory below /run, or undefined when it is not there. */
-function existingDirectory(root: string, nodeDir: string): string | undefined {
-  let host = path.resolve(root);
-  for (const part of [RUN_DIR.slice(1), ...partsBelowRun(nodeDir)]) {
-    const next = path.join(host, part);
-    const st = lstatOrUndefined(next);
-    if (!st) return undefined;
-    if (st.isSymbolicLink() || !st.isDirectory()) throw new Error(`${next} is not a plain directory`);
-    host = next;
-  }
-  return host;
+/** An existing directory below /run, opened the same way, or undefined when it is not there. */
+function existingDirectory(root: string, nodeDir: string): DirHandle | undefined {
+  return openDirectoryBelow(root, [RUN_DIR.slice(1), ...partsBelowRun(nodeDir)]);
 }
 
 function partsBelowRun(nodeDir: string): string[] {
   return posix.relative(RUN_DIR, nodeDir).split('/').filter(Boolean);
 }
 
-function lstatOrUndefined(hostPath: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(hostPath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 function sameFile(hostPath: string, content: string, mode: number): boolean {
+  let fd: number | undefined;
   try {
-    const st = fs.lstatSync(hostPath);
-    return st.isFile() && (st.mode & 0o7777) === mode && fs.readFileSync(hostPath, 'utf8') === content;
+    fd = fs.openSync(hostPath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    const st = fs.fstatSync(fd);
+    return st.isFile() && (st.mode & 0o7777) === mode && st.size === Buffer.byteLength(content) && fs.readFileSync(fd, 'utf8') === content;
   } catch {
     return false;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

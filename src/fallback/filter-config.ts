@@ -9,6 +9,8 @@ import { Document, isMap, isSeq, parseAllDocuments, type YAMLSeq } from 'yaml';
 import type { FileTable } from '../model/node.js';
 import type { KubeletTraits } from '../kubelet/version.js';
 import { factFor } from '../credentials/registration.js';
+import { nestingProblem } from '../limits/nesting.js';
+import { commentSafe } from './state.js';
 
 export interface FilterInput {
   readonly files: FileTable;
@@ -35,7 +37,10 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
     const content = fact.exists ? fact.content : undefined;
     if (!content?.ok) return { problem: `${path} was not read` };
     // Kubelet's YAML decoder reads the first document of a file; so does this copy.
-    const parsed = parseAllDocuments(content.data.toString('utf8'), YAML_OPTIONS);
+    const text = content.data.toString('utf8');
+    const tooDeep = nestingProblem(text);
+    if (tooDeep) return { problem: `${path} is ${tooDeep}` };
+    const parsed = parseAllDocuments(text, YAML_OPTIONS);
     const document = Array.isArray(parsed) ? parsed[0] : undefined;
     if (!document) return { problem: `${path} holds no YAML document` };
     if (document.errors.length > 0) return { problem: `${path}: ${document.errors[0]!.message.split('\n')[0]}` };
@@ -44,12 +49,13 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
     documents.push({ path, document, providers });
   }
 
-  const dropped = [...input.drop].join(', ');
+  // Names come from the node: a line break in one would end the comment (issue 10, item 10).
+  const dropped = [...input.drop].map(commentSafe).join(', ');
   try {
     if (documents.length === 1) {
       const { path, document, providers } = documents[0]!;
       providers.items = providers.items.filter((item) => !input.drop.has(providerName(item)));
-      document.commentBefore = joinComments(` Written by node-check fallback: ${path} without ${dropped}.`, document.commentBefore);
+      document.commentBefore = joinComments(` Written by node-check fallback: ${commentSafe(path)} without ${dropped}.`, document.commentBefore);
       return { content: document.toString(OUTPUT_OPTIONS) };
     }
     // A 1.34+ config directory of several files becomes one file. v1 decodes every field the
@@ -61,7 +67,7 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
         if (!input.drop.has(providerName(item))) providers.items.push(item);
       }
     }
-    merged.commentBefore = ` Written by node-check fallback: the files of ${input.configPath} merged, without ${dropped}.`;
+    merged.commentBefore = ` Written by node-check fallback: the files of ${commentSafe(input.configPath)} merged, without ${dropped}.`;
     return { content: merged.toString(OUTPUT_OPTIONS) };
   } catch (error) {
     return { problem: `cannot write a filtered copy of ${input.configPath}: ${(error as Error).message.split('\n')[0]}` };

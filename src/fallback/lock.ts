@@ -12,6 +12,12 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LOCK_PATH } from './paths.js';
+import { removeAtExit } from '../host/exit-cleanup.js';
+import { openDirectoryBelow, type DirHandle } from '../host/safe-dir.js';
+
+/** LOCK_PATH as the components opened below the root, and the file's name. */
+const LOCK_DIR_PARTS = path.posix.dirname(LOCK_PATH).split('/').filter(Boolean);
+const LOCK_NAME = path.posix.basename(LOCK_PATH);
 
 export interface LockOptions {
   /** How long to wait for another holder before giving up (default 20 s). */
@@ -47,14 +53,17 @@ const UNREADABLE_GRACE_MS = 5000;
 const queues = new Map<string, Promise<unknown>>();
 
 export async function withLock<T>(root: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
-  const lockPath = path.join(path.resolve(root), LOCK_PATH);
+  const base = path.resolve(root);
+  const lockPath = path.join(base, LOCK_PATH);
   const previous = queues.get(lockPath) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(async () => {
-    const held = await acquire(lockPath, options);
+    const held = await acquire(base, lockPath, options);
+    const forget = removeAtExit(lockPath, held.content); // a SIGTERM ends the process at once: no stale lock
     try {
       return await fn();
     } finally {
-      release(lockPath, held);
+      forget();
+      release(held.dir, held.content);
     }
   });
   queues.set(lockPath, run);
@@ -65,7 +74,12 @@ export async function withLock<T>(root: string, fn: () => Promise<T> | T, option
   }
 }
 
-async function acquire(lockPath: string, options: LockOptions): Promise<string> {
+/**
+ * ROOT/run/node-check is opened component by component without following symlinks (issue 10:
+ * `ROOT/run -> elsewhere` put the lock outside the root), and every lock operation goes through
+ * that open directory. `lockPath` is for messages.
+ */
+async function acquire(base: string, lockPath: string, options: LockOptions): Promise<{ content: string; dir: DirHandle }> {
   const waitMs = options.waitMs ?? 20_000;
   const staleAfterMs = options.staleAfterMs ?? 5 * 60_000;
   const pollMs = options.pollMs ?? 100;
@@ -78,44 +92,72 @@ async function acquire(lockPath: string, options: LockOptions): Promise<string> 
   } satisfies LockHolder);
 
   for (;;) {
-    ensureLockDirectory(path.dirname(lockPath));
+    const dir = openDirectoryBelow(base, LOCK_DIR_PARTS, { create: true, mode: 0o755 })!;
+    const lockAt = path.join(dir.at, LOCK_NAME);
+    let written = false;
     try {
-      const fd = fs.openSync(lockPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+      const fd = fs.openSync(lockAt, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
       try {
         fs.writeFileSync(fd, content);
         fs.fsyncSync(fd);
+        written = true;
       } finally {
         fs.closeSync(fd);
+        // ENOSPC and the like: no empty lock file is left for others to wait on (issue 10, item 12).
+        if (!written) fs.rmSync(lockAt, { force: true });
       }
-      return content;
+      return { content, dir };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') dir.close();
       // ENOENT: a releasing holder removed the empty directory between our mkdir and open.
       if (code === 'ENOENT') continue;
       if (code !== 'EEXIST') throw error;
     }
-    const existing = readLock(lockPath);
-    if (existing === undefined) continue;
-    if (isStale(existing, staleAfterMs)) {
-      breakStaleLock(lockPath, existing.text);
-      continue;
+    let existing: ExistingLock | undefined;
+    try {
+      existing = readLock(path.join(dir.at, LOCK_NAME));
+    } catch (error) {
+      dir.close();
+      if (error instanceof NotALockError) throw new NotALockError(lockPath);
+      throw error;
+    }
+    try {
+      if (existing === undefined) continue;
+      if (isStale(existing, staleAfterMs)) {
+        breakStaleLock(dir.at, existing.text);
+        continue;
+      }
+    } finally {
+      dir.close();
     }
     if (Date.now() >= deadline) throw new LockBusyError(lockPath, existing.holder);
     await sleep(pollMs);
   }
 }
 
-function release(lockPath: string, content: string): void {
+function release(dir: DirHandle, content: string): void {
+  const lockAt = path.join(dir.at, LOCK_NAME);
   try {
     // Only our own lock: if it was (wrongly) broken and re-taken meanwhile, it is not ours to delete.
-    if (fs.readFileSync(lockPath, 'utf8') === content) fs.unlinkSync(lockPath);
+    if (fs.readFileSync(lockAt, 'utf8') === content) fs.unlinkSync(lockAt);
   } catch {
     // Already gone.
   }
+  const parent = path.dirname(dir.path);
+  dir.close();
   try {
-    fs.rmdirSync(path.dirname(lockPath));
+    // rmdir by name under ROOT/run (checked below): only an empty directory goes.
+    const run = openDirectoryBelow(parent === '/' ? '/' : path.dirname(parent), [path.basename(parent)]);
+    if (run) {
+      try {
+        fs.rmdirSync(path.join(run.at, LOCK_DIR_PARTS[1]!));
+      } finally {
+        run.close();
+      }
+    }
   } catch {
-    // Not empty (the fallback record lives there) or already gone.
+    // Not empty (the fallback record lives there), already gone, or not a plain directory.
   }
 }
 
@@ -125,13 +167,31 @@ interface ExistingLock {
   readonly ageMs: number;
 }
 
+/** The lock as it stands; undefined when it is gone. Never blocks (a FIFO in its place) and never follows a link. */
 function readLock(lockPath: string): ExistingLock | undefined {
+  let fd: number | undefined;
   try {
-    const st = fs.lstatSync(lockPath);
-    const text = fs.readFileSync(lockPath, 'utf8');
+    fd = fs.openSync(lockPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new NotALockError(lockPath);
+    const text = st.size > 64 * 1024 ? '' : fs.readFileSync(fd, 'utf8');
     return { text, holder: parseHolder(text), ageMs: Date.now() - st.mtimeMs };
-  } catch {
+  } catch (error) {
+    if (error instanceof NotALockError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // A symlink (O_NOFOLLOW: ELOOP), a directory or a special file is nothing node-check wrote.
+    if (code === 'ELOOP' || code === 'EISDIR' || code === 'ENXIO') throw new NotALockError(lockPath);
     return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Something else than a lock file sits where the lock goes: refuse rather than spin on it (issue 10). */
+export class NotALockError extends Error {
+  constructor(readonly lockPath: string) {
+    super(`${lockPath} is not a regular file (node-check did not create it); remove it`);
+    this.name = 'NotALockError';
   }
 }
 
@@ -157,7 +217,8 @@ function isStale(lock: ExistingLock, staleAfterMs: number): boolean {
 }
 
 /** Moves the stale lock aside and deletes it only if it is still the one judged stale; otherwise puts it back. */
-function breakStaleLock(lockPath: string, judged: string): void {
+function breakStaleLock(dirAt: string, judged: string): void {
+  const lockPath = path.join(dirAt, LOCK_NAME);
   const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
     fs.renameSync(lockPath, aside);
@@ -176,12 +237,6 @@ function breakStaleLock(lockPath: string, judged: string): void {
   } finally {
     fs.rmSync(aside, { force: true });
   }
-}
-
-function ensureLockDirectory(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-  const st = fs.lstatSync(dir);
-  if (st.isSymbolicLink() || !st.isDirectory()) throw new Error(`${dir} is not a plain directory`);
 }
 
 function processAlive(pid: number): boolean {

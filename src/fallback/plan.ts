@@ -47,7 +47,15 @@ export interface FallbackPlanInput {
 }
 
 const PLUGIN_FAILURES = new Set(['plugin-binary-missing', 'plugin-binary-not-executable', 'plugin-binary-uninspectable']);
+/** The state record: no secrets (names, reasons, paths), readable by a non-root `node-check check`. */
 const FILE_MODE = 0o644;
+/**
+ * The filtered config and the drop-in carry what their sources carry: a provider's env: values,
+ * the ExecStart with its flags and environment (a --bootstrap-token, say). Those sources are often
+ * 0600; a copy must never grant more (issue 10, item 9), and root (systemd, kubelet) is the only
+ * reader, so 0600 always.
+ */
+const SECRET_MODE = 0o600;
 
 export function planFallback(input: FallbackPlanInput): FallbackPlan {
   const { model, traits, existing } = input;
@@ -172,7 +180,7 @@ function buildPlan(context: BuildContext, candidate: Candidate, reason: string):
   if (candidate.kind === 'filter') {
     const result = filterProviderConfig({ files, configPath: flags.configPath, traits, drop: new Set(candidate.drop) });
     if ('problem' in result) return result;
-    filtered = { path: configPath, content: result.content, mode: FILE_MODE };
+    filtered = { path: configPath, content: result.content, mode: SECRET_MODE };
     files = { ...files, [nodePathKey(configPath)]: writtenFileFact(result.content) };
   }
   const change: CredentialFlagChange = candidate.kind === 'filter' ? { kind: 'point-config', configPath } : { kind: 'drop-both' };
@@ -180,7 +188,7 @@ function buildPlan(context: BuildContext, candidate: Candidate, reason: string):
   if ('problem' in rewrite) return rewrite;
 
   const since = existing?.since ?? input.now.toISOString();
-  const dropIn: FallbackWrite = { path: dropInPath(unit), content: dropInText(unit, since, candidate.drop, reason, rewrite), mode: FILE_MODE };
+  const dropIn: FallbackWrite = { path: dropInPath(unit), content: dropInText(unit, since, candidate.drop, reason, rewrite), mode: SECRET_MODE };
   const readBack = verifyDropIn(model, dropIn.content, rewrite);
   if (readBack) return { problem: readBack };
   const kubeletView = verifyKubeletArgs(model, rewrite.argv, change);
@@ -364,7 +372,7 @@ function describeFailure(failure: RegistrationFailure): string {
 }
 
 function writtenFileFact(content: string): PathFact {
-  return { exists: true, type: 'file', mode: FILE_MODE, uid: 0, gid: 0, content: { ok: true, data: Buffer.from(content, 'utf8') } };
+  return { exists: true, type: 'file', mode: SECRET_MODE, uid: 0, gid: 0, content: { ok: true, data: Buffer.from(content, 'utf8') } };
 }
 
 function canonical(providers: readonly CredentialProvider[]): string {

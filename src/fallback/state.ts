@@ -121,9 +121,18 @@ export function dropInHeader(unit: string, since: string, removedProviders: read
   ];
 }
 
-/** Text for a unit-file comment: no control characters, and no backslash (systemd 239 continues a comment ending in one). */
+/**
+ * Text for a comment in a unit file or in YAML: no C0 control (a space instead), no backslash
+ * (systemd 239 continues a comment ending in one), and no C1 control, line or paragraph separator
+ * or bidi control (U+FFFD instead): go-yaml breaks lines at U+0085, U+2028 and U+2029, and U+009B
+ * or U+202E would act on a terminal showing the file (issue 10, items 10 and 12).
+ */
 export function commentSafe(text: string): string {
-  return text.replace(/[\x00-\x1f\x7f]/g, ' ').replace(/\\/g, '/');
+  return text
+    .replace(/[\x00-\x1f\x7f]/g, ' ')
+    .replace(/[\u0080-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '\ufffd')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(/\\/g, '/');
 }
 
 function readRecord(fs: RootFs, problems: string[]): FallbackState | undefined {

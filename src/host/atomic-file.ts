@@ -7,11 +7,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { removeAtExit } from './exit-cleanup.js';
 
 export function replaceFileAtomically(hostDir: string, name: string, data: string | Buffer, mode: number): void {
+  removeStaleTempFiles(hostDir, name);
   const target = path.join(hostDir, name);
   const temp = path.join(hostDir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
+  const forget = removeAtExit(temp);
   try {
     try {
       fs.writeFileSync(fd, data);
@@ -24,8 +27,46 @@ export function replaceFileAtomically(hostDir: string, name: string, data: strin
   } catch (error) {
     fs.rmSync(temp, { force: true });
     throw error;
+  } finally {
+    forget();
   }
   syncDirectory(hostDir);
+}
+
+/**
+ * Temp files of this target left by a writer that was killed (SIGKILL, power cut): their pid is
+ * gone, or is this process (a pid reused after a reboot, /run being cleared aside). Others'
+ * in-flight temp files stay. (issue 10, item 12)
+ */
+function removeStaleTempFiles(hostDir: string, name: string): void {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(hostDir);
+  } catch {
+    return;
+  }
+  const prefix = `.${name}.`;
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix) || !entry.endsWith('.tmp')) continue;
+    const match = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(entry.slice(prefix.length));
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid !== process.pid && processAlive(pid)) continue;
+    try {
+      fs.unlinkSync(path.join(hostDir, entry));
+    } catch {
+      // someone else cleaned it
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Makes a rename or unlink in `hostDir` durable; best effort where a filesystem cannot fsync directories. */

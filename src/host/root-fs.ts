@@ -46,9 +46,13 @@ export class RootFs {
    * directories only (lstat semantics).
    */
   resolve(nodePath: string, followLast = true): { ok: true; hostPath: string; nodePath: string } | { ok: false; code: ErrnoCode } {
-    const start = path.posix.resolve('/', nodePath);
-    if (this.isHostRoot) return { ok: true, hostPath: start, nodePath: start };
-    const pending = start.split('/').filter(Boolean);
+    // A NUL cannot be in a path: Go's syscall layer answers EINVAL ("invalid argument"); Node would
+    // throw ERR_INVALID_ARG_VALUE (issue 10, item 12).
+    if (nodePath.includes('\0')) return { ok: false, code: 'EINVAL' };
+    // No lexical cleaning: "l/../x" follows l first, as the kernel does (issue 10, item 8).
+    const raw = nodePath.startsWith('/') ? nodePath : `/${nodePath}`;
+    if (this.isHostRoot) return { ok: true, hostPath: raw, nodePath: path.posix.resolve(raw) };
+    const pending = raw.split('/').filter(Boolean);
     const resolved: string[] = [];
     let links = 0;
     while (pending.length > 0) {
@@ -114,6 +118,7 @@ export class RootFs {
     let fd: number | undefined;
     try {
       fd = fs.openSync(r.hostPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      if (!this.insideRoot(fd)) return { ok: false, code: OUTSIDE_ROOT };
       const st = fs.fstatSync(fd);
       if (st.isDirectory()) return { ok: false, code: 'EISDIR' };
       if (!st.isFile()) return { ok: false, code: 'EINVAL' };
@@ -142,6 +147,7 @@ export class RootFs {
     let fd: number | undefined;
     try {
       fd = fs.openSync(r.hostPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      if (!this.insideRoot(fd)) return { ok: false, code: OUTSIDE_ROOT };
       if (!fs.fstatSync(fd).isFile()) return { ok: false, code: 'EINVAL' };
       const buf = Buffer.alloc(length);
       const n = fs.readSync(fd, buf, 0, length, 0);
@@ -156,19 +162,37 @@ export class RootFs {
   readdir(nodePath: string): { ok: true; entries: DirEntryFacts[] } | { ok: false; code: ErrnoCode } {
     const r = this.resolve(nodePath);
     if (!r.ok) return r;
+    let fd: number | undefined;
     try {
-      const entries = fs.readdirSync(r.hostPath, { withFileTypes: true });
+      let listed = r.hostPath;
+      if (this.verifies()) {
+        fd = fs.openSync(r.hostPath, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NONBLOCK);
+        if (!this.insideRoot(fd)) return { ok: false, code: OUTSIDE_ROOT };
+        listed = `/proc/self/fd/${fd}`;
+      }
+      const entries = fs.readdirSync(listed, { withFileTypes: true });
       return { ok: true, entries: entries.map((e) => ({ name: e.name, isDirectory: e.isDirectory() })) };
     } catch (error) {
       return { ok: false, code: errnoOf(error) };
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
     }
   }
 
   private statWith(nodePath: string, follow: boolean): StatResult {
     const r = this.resolve(nodePath, follow);
     if (!r.ok) return r;
+    let fd: number | undefined;
     try {
-      const st = follow ? fs.statSync(r.hostPath) : fs.lstatSync(r.hostPath);
+      let st: fs.Stats;
+      if (this.verifies()) {
+        // O_PATH opens anything (a FIFO without blocking, a symlink itself with O_NOFOLLOW).
+        fd = fs.openSync(r.hostPath, O_PATH | (follow ? 0 : fs.constants.O_NOFOLLOW));
+        if (!this.insideRoot(fd, !follow)) return { ok: false, code: OUTSIDE_ROOT };
+        st = fs.fstatSync(fd);
+      } else {
+        st = follow ? fs.statSync(r.hostPath) : fs.lstatSync(r.hostPath);
+      }
       return {
         ok: true,
         type: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other',
@@ -179,9 +203,42 @@ export class RootFs {
       };
     } catch (error) {
       return { ok: false, code: errnoOf(error) };
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  }
+
+  private realRoot: string | undefined;
+
+  /** Under --root on Linux: every open is checked against where the kernel actually opened it. */
+  private verifies(): boolean {
+    return !this.isHostRoot && PROC_FD;
+  }
+
+  /**
+   * Resolution checks each component and then opens by path, so a directory swapped in between
+   * could lead outside the root (issue 10, item 7). /proc/self/fd/N names what the kernel opened:
+   * anything outside the root is refused. (A symlink opened itself, `symlink`, is checked by its
+   * directory.)
+   */
+  private insideRoot(fd: number, symlink = false): boolean {
+    if (!this.verifies()) return true;
+    try {
+      this.realRoot ??= fs.realpathSync(this.root);
+      let opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      if (symlink) opened = path.dirname(opened);
+      return opened === this.realRoot || opened.startsWith(this.realRoot === '/' ? '/' : `${this.realRoot}/`);
+    } catch {
+      return false;
     }
   }
 }
+
+/** What a path that led outside --root at open time reads as (a race, or a bug in resolve). */
+export const OUTSIDE_ROOT = 'EXDEV';
+/** Linux's O_PATH (not in fs.constants): open for fstat only, never blocks, never reads. */
+const O_PATH = 0o10000000;
+const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
 
 export function errnoOf(error: unknown): ErrnoCode {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
@@ -207,6 +264,10 @@ export function goErrnoText(code: ErrnoCode): string {
       return 'input/output error';
     case 'EFBIG':
       return 'file too large';
+    case 'EINVAL':
+      return 'invalid argument';
+    case 'EXDEV':
+      return 'changed while node-check read it (it led outside --root)';
     default:
       return code.toLowerCase();
   }

@@ -75,12 +75,18 @@ export interface UpgradeSection {
   readonly openshiftVersion?: { readonly openshift: string; readonly kubeletMinor: string; readonly verified: boolean };
 }
 
-/** DESIGN §4.2. Never 200-243 (systemd's). */
+/**
+ * DESIGN §4.2. Never 200-243 (systemd's). `internal` (EX_SOFTWARE) is a bug in node-check, never
+ * an answer; a command stopped by SIGTERM/SIGINT exits 143/130 (docs/operations.md).
+ */
 export const ExitCode = {
   willStart: 0,
   willFail: 1,
   unknown: 2,
   usage: 64,
+  internal: 70,
+  sigint: 130,
+  sigterm: 143,
 } as const;
 
 export function exitCodeFor(report: Pick<Report, 'kubeletWillStart'>): number {

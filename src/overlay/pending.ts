@@ -10,6 +10,7 @@ import * as posix from 'node:path/posix';
 import { checkNode, type OverlayInput } from '../check-node.js';
 import type { FallbackStatus } from '../model/report.js';
 import { escapeUnprintable } from '../render/printable.js';
+import { renderGauges } from '../sinks/exposition.js';
 import { readOverlayInputs } from './read-inputs.js';
 import { nodeTarget, pendingInputs, type ClusterClient } from './cluster.js';
 
@@ -92,20 +93,6 @@ export async function checkPendingInputs(options: PendingCheckOptions, inputs: r
 /** The exposition of the pending configs' answers (gauges, no timestamps, bounded labels). */
 export async function renderPendingMetrics(results: readonly PendingResult[]): Promise<string> {
   if (results.length === 0) return '';
-  const { Registry, Gauge } = await import('prom-client');
-  const registry = new Registry();
-  const ok = new Gauge({
-    name: 'nodecheck_pending_config_kubelet_start_ok',
-    help: '1 if kubelet is predicted to start after the pending configuration is applied, 0 if it will not; absent when node-check cannot tell.',
-    labelNames: ['config'],
-    registers: [registry],
-  });
-  const unknown = new Gauge({
-    name: 'nodecheck_pending_config_kubelet_start_unknown',
-    help: '1 if node-check cannot tell whether kubelet would start after the pending configuration, else 0.',
-    labelNames: ['config'],
-    registers: [registry],
-  });
   const seen = new Map<string, boolean | null>();
   for (const r of results) {
     const config = [...escapeUnprintable(r.config)].slice(0, 253).join('');
@@ -114,16 +101,20 @@ export async function renderPendingMetrics(results: readonly PendingResult[]): P
     const worse = previous === undefined ? r.kubeletWillStart : previous === false || r.kubeletWillStart === false ? false : previous === null || r.kubeletWillStart === null ? null : true;
     seen.set(config, worse);
   }
-  let any = false;
-  for (const [config, answer] of seen) {
-    if (answer !== null) {
-      ok.set({ config }, answer ? 1 : 0);
-      any = true;
-    }
-    unknown.set({ config }, answer === null ? 1 : 0);
-  }
-  if (!any) registry.removeSingleMetric('nodecheck_pending_config_kubelet_start_ok');
-  return registry.metrics();
+  const answers = [...seen];
+  const definite = answers.filter(([, answer]) => answer !== null);
+  return renderGauges([
+    ...(definite.length > 0 ? [{
+      name: 'nodecheck_pending_config_kubelet_start_ok',
+      help: '1 if kubelet is predicted to start after the pending configuration is applied, 0 if it will not; absent when node-check cannot tell.',
+      samples: definite.map(([config, answer]) => ({ labels: { config }, value: answer ? 1 : 0 })),
+    }] : []),
+    {
+      name: 'nodecheck_pending_config_kubelet_start_unknown',
+      help: '1 if node-check cannot tell whether kubelet would start after the pending configuration, else 0.',
+      samples: answers.map(([config, answer]) => ({ labels: { config }, value: answer === null ? 1 : 0 })),
+    },
+  ]);
 }
 
 /**

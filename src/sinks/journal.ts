@@ -18,6 +18,7 @@
  */
 import { statSync } from 'node:fs';
 import { formatForStderr, serializeForLogger, type JournalEntry } from './journal-entry.js';
+import { killAtExit } from '../host/exit-cleanup.js';
 
 export const DEFAULT_JOURNAL_SOCKET = '/run/systemd/journal/socket';
 
@@ -57,13 +58,18 @@ export async function writeJournal(entries: readonly JournalEntry[], options: Wr
   for (const [index, entry] of entries.entries()) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return toStderr(index, `out of time after ${options.timeoutMs} ms`);
-    const result = await execa(logger, ['--journald'], {
+    const subprocess = execa(logger, ['--journald'], {
       input: withObjectPid(serializeForLogger(entry), objectPidLine),
       timeout: remaining,
+      // A logger that hangs is killed outright at the deadline, and at node-check's exit (issue 10).
+      killSignal: 'SIGKILL',
       reject: false,
       stdout: 'ignore',
       stripFinalNewline: true,
     });
+    const forget = killAtExit(subprocess.pid);
+    const result = await subprocess;
+    forget();
     if (result.failed) {
       const detail = result.timedOut
         ? `logger timed out`

@@ -5,9 +5,10 @@
  * rename it over the target (atomic within one filesystem), then fsync the directory so the rename
  * survives a crash.
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { lstatSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { replaceFileAtomically } from '../host/atomic-file.js';
+import { openDirectoryBelow, UnsafeDirectoryError, type DirHandle } from '../host/safe-dir.js';
 
 const PROM_FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\.prom$/;
 
@@ -22,29 +23,28 @@ export function writeTextfile(dir: string, fileName: string, text: string): void
   if (!PROM_FILE_NAME.test(fileName)) {
     throw new Error(`textfile name "${fileName}" must be a plain file name ending in .prom (no "/", not hidden)`);
   }
-  ensureDirectory(dir);
+  const handle = openTextfileDirectory(dir);
   const target = join(dir, fileName);
   // The exposition format needs the final newline; node_exporter rejects the file without it.
   // 0644: readable by node_exporter's user. The temp name is hidden, so the collector skips it.
+  // Written through the opened directory: a symlink swapped in meanwhile cannot redirect it.
   try {
-    replaceFileAtomically(dir, fileName, text.endsWith('\n') ? text : `${text}\n`, 0o644);
+    replaceFileAtomically(handle.at, fileName, text.endsWith('\n') ? text : `${text}\n`, 0o644);
   } catch (error) {
     throw new Error(`cannot write ${target}: ${describe(error)}`);
+  } finally {
+    handle.close();
   }
 }
 
-function ensureDirectory(dir: string): void {
-  let stats: ReturnType<typeof statSync> | undefined;
-  try {
-    stats = statSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`textfile directory ${dir}: ${describe(error)}`);
-  }
-  if (stats !== undefined) {
-    if (stats.isDirectory()) return;
-    throw new Error(`textfile directory ${dir} is not a directory`);
-  }
-  const parent = dirname(resolve(dir));
+/**
+ * The textfile directory itself must be a plain directory, not a symlink (issue 10: a textfile
+ * directory linked to /etc got /etc/node-check.prom). Its parent is the operator's path and is
+ * followed as given.
+ */
+function openTextfileDirectory(dir: string): DirHandle {
+  const absolute = resolve(dir);
+  const parent = dirname(absolute);
   let parentIsDirectory = false;
   try {
     parentIsDirectory = statSync(parent).isDirectory();
@@ -52,14 +52,23 @@ function ensureDirectory(dir: string): void {
     // reported below
   }
   if (!parentIsDirectory) {
-    throw new Error(
-      `textfile directory ${dir} does not exist, nor does ${parent}: set textfileDir to node_exporter's --collector.textfile.directory, or disable metrics`,
-    );
+    let exists = false;
+    try {
+      lstatSync(absolute);
+      exists = true;
+    } catch {
+      // reported below
+    }
+    if (!exists) throw new Error(`textfile directory ${dir} does not exist, nor does ${parent}: set textfileDir to node_exporter's --collector.textfile.directory, or disable metrics`);
+    throw new Error(`textfile directory ${dir}: its parent ${parent} is not a directory`);
   }
   try {
-    mkdirSync(dir, { mode: 0o755 });
+    // A missing directory is created (0755) only when its parent exists: node_exporter's own
+    // directory without the collector subdirectory yet.
+    return openDirectoryBelow(parent, [basename(absolute)], { create: true, mode: 0o755 })!;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`cannot create textfile directory ${dir}: ${describe(error)}`);
+    if (error instanceof UnsafeDirectoryError) throw new Error(`textfile directory ${error.message}`);
+    throw new Error(`textfile directory ${dir}: ${describe(error)}`);
   }
 }
 

@@ -9,35 +9,61 @@
  *   "$NAME" inside a word, "${NAME:-x}" and an unclosed "${" are kept as written.
  */
 import { splitWords } from './extract-word.js';
+import { MAX_ARG_STRLEN, MAX_ARGV_BYTES } from '../limits/bounds.js';
 
 export interface ExpandedArgv {
   readonly argv: readonly string[];
   /** Names referenced but not set, in order of first use. */
   readonly unset: readonly string[];
+  /**
+   * Set when the expansion exceeds what execve(2) accepts (E2BIG): one string over MAX_ARG_STRLEN
+   * or all over MAX_ARGV_BYTES. Expansion stops there (issue 10, item 11: 3 MB values repeated
+   * 3,000 times exhausted the heap); `argv` is then incomplete.
+   */
+  readonly tooLarge?: string;
 }
+
+class ArgvTooLarge extends Error {}
 
 export function expandArgv(words: readonly string[], env: ReadonlyMap<string, string>): ExpandedArgv {
   const argv: string[] = [];
   const unset: string[] = [];
+  const seen = new Set<string>();
+  let bytes = 0;
+  const add = (arg: string) => {
+    const size = Buffer.byteLength(arg) + 1;
+    if (size > MAX_ARG_STRLEN) throw new ArgvTooLarge(`an argument of ${size} bytes (Linux allows ${MAX_ARG_STRLEN})`);
+    bytes += size;
+    if (bytes > MAX_ARGV_BYTES) throw new ArgvTooLarge(`more than ${MAX_ARGV_BYTES} bytes of arguments (Linux allows at most ${MAX_ARGV_BYTES})`);
+    argv.push(arg);
+  };
   const lookup = (name: string): string | undefined => {
     const value = name === '' ? undefined : env.get(name);
-    if (value === undefined && name !== '' && !unset.includes(name)) unset.push(name);
+    if (value === undefined && name !== '' && !seen.has(name)) {
+      seen.add(name);
+      unset.push(name);
+    }
     return value;
   };
-  for (const word of words) {
-    if (word[0] === '$' && word[1] !== '{' && word[1] !== '$') {
-      const value = lookup(word.slice(1));
-      // RELAX: unbalanced quotes or a trailing backslash never fail here.
-      if (value !== undefined) argv.push(...(splitWords(value, { unquote: true, relax: true }) ?? []));
-      continue;
+  try {
+    for (const word of words) {
+      if (word[0] === '$' && word[1] !== '{' && word[1] !== '$') {
+        const value = lookup(word.slice(1));
+        // RELAX: unbalanced quotes or a trailing backslash never fail here.
+        if (value !== undefined) for (const split of splitWords(value, { unquote: true, relax: true }) ?? []) add(split);
+        continue;
+      }
+      add(replaceEnv(word, lookup, MAX_ARG_STRLEN));
     }
-    argv.push(replaceEnv(word, lookup));
+  } catch (error) {
+    if (!(error instanceof ArgvTooLarge)) throw error;
+    return { argv, unset, tooLarge: error.message };
   }
   return { argv, unset };
 }
 
 /** replace_env with flags 0: "${NAME}" and "$$" only. */
-export function replaceEnv(word: string, lookup: (name: string) => string | undefined): string {
+export function replaceEnv(word: string, lookup: (name: string) => string | undefined, maxLength = Infinity): string {
   let state: 'word' | 'dollar' | 'variable' = 'word';
   let out = '';
   let from = 0;
@@ -63,6 +89,8 @@ export function replaceEnv(word: string, lookup: (name: string) => string | unde
       case 'variable':
         if (c === '}') {
           out += lookup(word.slice(from + 2, i)) ?? '';
+          // UTF-16 length <= UTF-8 length: past this, the argument is certainly too long.
+          if (out.length >= maxLength) throw new ArgvTooLarge(`an argument of more than ${maxLength} bytes (Linux allows ${MAX_ARG_STRLEN})`);
           from = i + 1;
           state = 'word';
         } else if (c === ':') {

@@ -72,7 +72,12 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
   const last = settings.execStart[settings.execStart.length - 1];
   let execStart: ExecCommand | undefined;
   if (last) {
-    const expanded = last.noEnvExpand ? { argv: last.words, unset: [] } : expandArgv(last.words, env);
+    const expanded: ReturnType<typeof expandArgv> = last.noEnvExpand ? { argv: last.words, unset: [] } : expandArgv(last.words, env);
+    if (expanded.tooLarge) {
+      // execve(2) fails with E2BIG: systemd reports "Failed at step EXEC spawning …: Argument list
+      // too long" (status 203/EXEC). Fatal here: node-check answers "cannot tell", naming why. [issue 10]
+      diagnostics.push({ severity: 'fatal', file: last.source.file, line: last.source.line, message: `ExecStart= expands to ${expanded.tooLarge}: systemd could not start kubelet (execve fails with E2BIG, "Argument list too long")` });
+    }
     execStart = {
       raw: last.raw,
       source: last.source,

@@ -109,7 +109,9 @@ const HEADLINE: Record<FallbackPlan['action'], string> = {
 
 function outcomeText(plan: FallbackPlan, outcome: NodeFallbackOutcome, settings: Settings): string {
   const { result, reading } = outcome;
-  const lines = [`node-check: ${HEADLINE[plan.action]} (${plan.unit}).`, plan.reason];
+  // Writes that failed are not "applied" (issue 10, item 12): say what did not happen.
+  const headline = result.ok ? HEADLINE[plan.action] : `fallback ${plan.action} FAILED, not completed`;
+  const lines = [`node-check: ${headline} (${plan.unit}).`, plan.reason];
   if (plan.removedProviders.length > 0 && plan.action !== 'none' && plan.action !== 'refuse') {
     lines.push(`Credential providers ${plan.action === 'revert' ? 'restored' : 'left out'}: ${plan.removedProviders.join(', ')}.`);
   }
@@ -120,7 +122,8 @@ function outcomeText(plan: FallbackPlan, outcome: NodeFallbackOutcome, settings:
     lines.push(`A running kubelet keeps the fallback command line until it restarts (systemctl restart ${plan.unit}).`);
   }
   else if (result.changed.length > 0 && !new RootFs(settings.root).isHostRoot) lines.push(`systemd not reloaded: ${settings.root} is not the live root.`);
-  for (const problem of [...reading.problems, ...result.problems]) lines.push(`note: ${problem}`);
+  for (const problem of reading.problems) lines.push(`note: ${problem}`);
+  for (const problem of result.problems) lines.push(`${result.ok ? 'note' : 'error'}: ${problem}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -8,7 +8,8 @@ import type { CliIo } from '../io.js';
 import { exitCodeFor, ExitCode, type Report } from '../../model/report.js';
 import { runNodeCheck } from '../../run-node-check.js';
 import { withinBudget } from '../budget.js';
-import { journalEntriesFor } from '../../sinks/journal-entry.js';
+import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
+import { formatForStderr, journalEntriesFor, type JournalEntry } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { renderMetrics, writeTextfile } from '../../sinks/metrics.js';
 import { escapeUnprintable } from '../../render/printable.js';
@@ -21,9 +22,12 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
   const budgetMs = settings.timeoutSeconds * 1000;
   const deadline = Date.now() + budgetMs;
   const remainingMs = () => Math.max(100, deadline - Date.now());
-  const known: { report?: Report } = {};
+  const known: { report?: Report; pendingJournal?: readonly JournalEntry[] } = {};
+  // Synchronous work cannot be interrupted by the timer below: past the grace, the process is killed.
+  const watchdog = armWatchdog(budgetMs + WATCHDOG_GRACE_MS, `<3>node-check: preflight overran its ${settings.timeoutSeconds} s budget in synchronous work; killed so that kubelet can start.\n`);
 
-  return withinBudget(
+  try {
+    return await withinBudget(
     budgetMs,
     async () => {
       const report = await runNodeCheck(settings, { applyFallback: settings.fallback, timeoutMs: remainingMs, warn: io.stderr });
@@ -41,16 +45,23 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
       }
       if (settings.journal) {
         const entries = journalEntriesFor(report, { unit: settings.unit });
+        known.pendingJournal = entries;
         if (entries.length > 0) await writeJournal(entries, { timeoutMs: remainingMs(), stderr: io.stderr, objectPid: process.pid });
+        known.pendingJournal = undefined;
       }
       for (const problem of sinkErrors) io.stderr(`<4>node-check: ${escapeUnprintable(problem)}\n`);
       return exitCodeFor(report);
     },
     () => {
       io.stderr(`<4>node-check: preflight ran out of its ${settings.timeoutSeconds} s budget${known.report ? ' while reporting' : ' before it could decide'}.\n`);
+      // The journal was being written: its findings are not lost, they go to stderr (issue 10).
+      for (const entry of known.pendingJournal ?? []) io.stderr(formatForStderr(entry));
       return known.report ? exitCodeFor(known.report) : ExitCode.unknown;
     },
   );
+  } finally {
+    watchdog.disarm();
+  }
 }
 
 /**

@@ -16,9 +16,13 @@ import { VERSION } from '../../version.js';
 import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
 import { inClusterClient } from '../../overlay/cluster.js';
 
+import { withinBudget } from '../budget.js';
+import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
+
 const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/local/lib/systemd/system', '/usr/lib/systemd/system', '/lib/systemd/system'];
 
 export async function runServe(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
+  io.claimShutdown?.();
   const state: { report?: Report; metrics?: string; checkedAt?: number; answerKey?: string; pendingKey?: string } = {};
   // --machine-config FILE|DIR: configurations waiting to be applied (issue 9), re-evaluated on every check.
   const pendingArgs = args['machine-config'] === undefined ? [] : ([] as unknown[]).concat(args['machine-config']).map(String);
@@ -37,10 +41,19 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
 
   const check = async (): Promise<void> => {
     const started = Date.now();
-    let report = await runNodeCheck(settings, { applyFallback: false, timeoutMs: () => settings.timeoutSeconds * 1000 });
-    if (settings.autoRestore && report.fallback.active) {
-      const restored = await autoRestore(settings, report, io);
-      if (restored) report = restored;
+    // The budget of one check (issue 10): synchronous work past it kills serve; systemd restarts it.
+    const watchdog = armWatchdog(settings.timeoutSeconds * 1000 + WATCHDOG_GRACE_MS, `<3>node-check: a check overran its ${settings.timeoutSeconds} s budget in synchronous work; serve killed.\n`);
+    let report: Report;
+    try {
+      report = await withinBudget(settings.timeoutSeconds * 1000, () => runNodeCheck(settings, { applyFallback: false, timeoutMs: () => Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()) }), () => {
+        throw new Error(`the check ran out of its ${settings.timeoutSeconds} s budget`);
+      });
+      if (settings.autoRestore && report.fallback.active) {
+        const restored = await withinBudget(Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()), () => autoRestore(settings, report, io), () => undefined);
+        if (restored) report = restored;
+      }
+    } finally {
+      watchdog.disarm();
     }
     const pendingOptions = {
       root: settings.root,

@@ -1,0 +1,75 @@
+/**
+ * How deeply a YAML (or JSON) text may nest before a parser sees it. The `yaml` package composes
+ * documents recursively: past about 800 levels it overflows the stack, catches the RangeError and
+ * then, with almost no stack left, compiles a regexp, which V8 (Node 20) treats as a fatal OOM:
+ * the process dies with SIGABRT ("RegExpCompiler Allocation failed"). How deep it gets before
+ * that depends on the stack already in use, so the limit here is far below it.
+ *
+ * `yamlNestingBound` is an upper bound of the nesting depth, computed without recursion from the
+ * `yaml` package's own lexer (a state machine): flow collections are counted exactly as that
+ * parser will see them (quotes and comments included), block collections are bounded by the
+ * width of each line's indentation and indicators ("- ", "? ", ": "). A block collection nests
+ * only by indenting further or by an indicator, at most two levels (a mapping value's sequence
+ * may share its key's column) per column.
+ */
+import { CST, Lexer } from 'yaml';
+
+/**
+ * Nesting node-check parses. go-yaml allows 10000 levels, JSON (encoding/json) 10000; real
+ * configs use fewer than 20. Between this and go-yaml's limit node-check cannot tell.
+ */
+export const MAX_PARSE_NESTING = 400;
+
+export function yamlNestingBound(text: string): number {
+  let flow = 0;
+  let prefix = 0;
+  let atLineStart = true;
+  let max = 0;
+  const content = (width: number) => {
+    const bound = flow + 2 * prefix + width;
+    if (bound > max) max = bound;
+  };
+  for (const token of new Lexer().lex(text)) {
+    switch (CST.tokenType(token)) {
+      case 'flow-map-start':
+      case 'flow-seq-start':
+        flow++;
+        content(0);
+        atLineStart = false;
+        break;
+      case 'flow-map-end':
+      case 'flow-seq-end':
+        if (flow > 0) flow--;
+        break;
+      case 'newline':
+        atLineStart = true;
+        prefix = 0;
+        break;
+      case 'space':
+      case 'seq-item-ind':
+      case 'explicit-key-ind':
+      case 'map-value-ind':
+      case 'anchor':
+      case 'tag':
+        if (atLineStart) prefix += token.length;
+        content(1);
+        break;
+      case 'doc-mode':
+      case 'flow-error-end':
+      case 'byte-order-mark':
+      case 'comment':
+      case 'comma':
+        break;
+      default:
+        content(1);
+        atLineStart = false;
+    }
+  }
+  return max;
+}
+
+/** Undefined when `text` may be parsed; otherwise why not (one sentence, no path). */
+export function nestingProblem(text: string, limit = MAX_PARSE_NESTING): string | undefined {
+  const bound = yamlNestingBound(text);
+  return bound > limit ? `nested more deeply than node-check parses (${limit} levels)` : undefined;
+}
