@@ -1,24 +1,24 @@
 /**
  * The hard edge of a time budget. Discovery and evaluation are synchronous, so a timer on the main
  * thread cannot fire while they run (issue 10: 30,000 providers under `--timeout 2` took 9 s).
- * A tiny watchdog thread sleeps until the deadline; if the command has not answered by then, it
- * writes one journal-priority line to stderr and kills the process with SIGKILL (shell status
+ * A watchdog process sleeps until the deadline; if the command has not answered by then, it
+ * writes one journal-priority line to stderr and kills node-check with SIGKILL (shell status
  * 137), so kubelet's start is never held past the budget plus the grace.
  *
- * Why not run the whole check in a worker the main thread terminates: measured with
- * `node dist/node-check.mjs` (the single ESM bundle of the time), a worker that loads the bundle adds about 80-100 ms to every start
- * (the bundle is compiled twice), against about 2-15 ms of main-thread time for this watchdog,
- * whose script is a few lines. Inputs are bounded as well (src/limits/), so that the watchdog is
- * the last resort and not the common case.
+ * Why a `/bin/sh` child and not a worker thread or a worker that runs the check: a worker thread
+ * starts a second V8 isolate, about 10 MB of resident memory and several ms on every preflight
+ * (measured with `npm run bench`: peak RSS ×1.54 → ×1.75 of `node -e 0`); a worker running the
+ * whole check compiles the bundle twice (80-100 ms). `sh` with `sleep` costs one fork and exec,
+ * and its memory is its own. It checks, before killing, that node-check is still its parent, so
+ * a recycled pid is never hit; it is killed when node-check disarms it or exits.
  */
-import { Worker } from 'node:worker_threads';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { killAtExit } from '../host/exit-cleanup.js';
 
-const WATCHDOG = `
-const { workerData } = require('node:worker_threads');
-if (Atomics.wait(workerData.flag, 0, 0, Math.max(0, workerData.deadline - Date.now())) === 'timed-out') {
-  try { require('node:fs').writeSync(2, workerData.message); } catch {}
-  process.kill(process.pid, 'SIGKILL');
-}`;
+/** sleep; then, only if our parent is still the node-check that started us, say why and SIGKILL it. */
+// Only the shell holds node-check's stderr (the journal stream under systemd), never the sleep,
+// and disarming kills the whole group: a reader waiting for the pipes to close never waits for it.
+const WATCHDOG_SCRIPT = 'sleep "$1" </dev/null >/dev/null 2>&1; set -- $(cat /proc/$$/stat 2>/dev/null); [ "$4" = "$PPID" ] || exit 0; printf "%s" "$NODE_CHECK_WATCHDOG_MESSAGE" >&2; kill -9 "$PPID"';
 
 /** How long past its budget a command may run before the watchdog kills it. */
 export const WATCHDOG_GRACE_MS = 500;
@@ -29,19 +29,31 @@ export interface Watchdog {
 }
 
 export function armWatchdog(ms: number, message: string): Watchdog {
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  let worker: Worker | undefined;
+  let child: ChildProcess | undefined;
+  let forget: () => void = () => undefined;
   try {
-    worker = new Worker(WATCHDOG, { eval: true, execArgv: [], env: {}, workerData: { flag, deadline: Date.now() + ms, message }, stdout: false, stderr: false });
-    worker.unref();
-    worker.on('error', () => undefined);
+    child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'node-check-watchdog', (Math.max(0, ms) / 1000).toFixed(3)], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      // Its own process group: disarming kills the sleep too, not only the shell.
+      detached: true,
+      env: { PATH: '/usr/bin:/bin', NODE_CHECK_WATCHDOG_MESSAGE: message },
+    });
+    child.unref();
+    child.on('error', () => undefined);
+    forget = killAtExit(child.pid === undefined ? undefined : -child.pid);
   } catch {
-    // No threads (resource limits): the budget is then only as hard as the input bounds make it.
+    // No process could be started (resource limits): the budget is then only as hard as the input bounds make it.
   }
   return {
     disarm: () => {
-      Atomics.store(flag, 0, 1);
-      Atomics.notify(flag, 0);
+      forget();
+      if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
     },
   };
 }

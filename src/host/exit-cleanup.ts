@@ -24,7 +24,7 @@ export function removeAtExit(hostPath: string, content?: string): () => void {
 const children = new Set<number>();
 
 /**
- * SIGKILL the child `pid` at exit unless it ended before (a hung `logger` must not outlive
+ * SIGKILL the child `pid` (a negative pid: its process group) at exit unless it ended before (a hung `logger` must not outlive
  * preflight, issue 10 item 12). Returns the undo, to call when the child has exited.
  */
 export function killAtExit(pid: number | undefined): () => void {
