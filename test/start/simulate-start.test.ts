@@ -19,7 +19,7 @@ function check(id: string, outcome: StepOutcome, minors: readonly number[] = [30
 }
 
 t.test('all pass: starts; findings of every step are kept', async (t) => {
-  const info = { id: 'note', severity: 'info' as const, message: 'n' };
+  const info = { id: 'note', severity: 'info' as const, message: 'n', remediation: 'none' };
   const run = simulateStart(context(), [check('a', { pass: true, findings: [info] }), check('b', { pass: true })]);
   t.same(run, { minor: 30, undecided: [], findings: [info] });
   t.equal(startVerdict(run), true);
