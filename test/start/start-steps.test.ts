@@ -104,3 +104,30 @@ t.test('feature gates: an unknown gate is fatal upstream, a note on OpenShift', 
 t.test('feature gates from config: nothing to do without --config or --config-dir', async (t) => {
   t.same(gatesFromConfigStep.run(context('--v=2', 30)), { pass: true });
 });
+
+t.test('systemd: a required EnvironmentFile= that is missing stops the unit before kubelet (result \'resources\')', async (t) => {
+  const base = modelOf({ execStart: `${KUBELET} --v=2`, files: { [KUBELET]: executable() } });
+  const envFile = (errno?: string, optional = false) => ({ path: '/etc/kubernetes/kubelet.env', optional, loaded: false, source: { file: '/etc/systemd/system/kubelet.service', line: 7 }, ...(errno ? { errno } : {}) });
+  const withEnv = (ref: ReturnType<typeof envFile>) => new StartContext({ ...base, service: { ...base.service, environmentFiles: [ref] } }, 30, requireTraits(30), 'upstream');
+  const missing = systemdStep.run(withEnv(envFile('ENOENT')));
+  t.ok('fail' in missing);
+  if ('fail' in missing) {
+    t.equal(missing.fail.kubeletError, 'kubelet.service: Failed to load environment files: No such file or directory');
+    t.equal(missing.fail.logLine, missing.fail.kubeletError);
+    t.equal(missing.fail.path, '/etc/kubernetes/kubelet.env');
+    t.equal(missing.fail.exitStatus, 1, 'no process ran: not 203');
+  }
+  t.same(systemdStep.run(withEnv(envFile('ENOENT', true))), { pass: true }, 'EnvironmentFile=- never fails');
+  const unknown = systemdStep.run(withEnv(envFile()));
+  t.ok('undecidable' in unknown, 'node-check could not read it: cannot tell');
+  t.equal('undecidable' in unknown && unknown.path, '/etc/kubernetes/kubelet.env');
+  const copied = new StartContext({ ...base, root: '/srv/copy', files: { [KUBELET]: { exists: false, code: 'ENOENT' }, '/usr/bin': { exists: false, code: 'ENOENT' } }, service: { ...base.service, environmentFiles: [envFile('ENOENT')] } }, 30, requireTraits(30), 'upstream');
+  t.ok('fail' in systemdStep.run(copied), 'an environment file is checked even when the binary was not copied');
+});
+
+t.test('systemd: a unit that does not run kubelet still gets its ExecStart= binary checked', async (t) => {
+  const sleep = modelOf({ execStart: '/usr/bin/sleep infinity', files: { '/usr/bin/sleep': { exists: false, code: 'ENOENT' } } });
+  const outcome = systemdStep.run(new StartContext(sleep, 30, requireTraits(30), 'upstream'));
+  t.equal('fail' in outcome && outcome.fail.exitStatus, 203);
+  t.equal('fail' in outcome && outcome.fail.path, '/usr/bin/sleep');
+});
