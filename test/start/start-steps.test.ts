@@ -131,3 +131,25 @@ t.test('systemd: a unit that does not run kubelet still gets its ExecStart= bina
   t.equal('fail' in outcome && outcome.fail.exitStatus, 203);
   t.equal('fail' in outcome && outcome.fail.path, '/usr/bin/sleep');
 });
+
+t.test('feature gates from --config / --config-dir: the file\'s unknown gate fails, naming the file', async (t) => {
+  const conf = '/etc/kubernetes/kubelet.conf';
+  const kc = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  NoSuchGate: true\n';
+  const fromFile = context(`--config=${conf}`, 30, { kubeletConfig: { configFile: { path: conf, content: Buffer.from(kc) } } });
+  t.same(gatesFromFlagsStep.run(fromFile), { pass: true, findings: [] }, 'the flags alone are fine');
+  const outcome = gatesFromConfigStep.run(fromFile);
+  t.ok('fail' in outcome);
+  if ('fail' in outcome) {
+    t.equal(outcome.fail.kubeletError, 'failed to set feature gates from initial flags-based config: unrecognized feature gate: NoSuchGate');
+    t.equal(outcome.fail.path, conf);
+    t.equal(outcome.fail.message, `Kubelet 1.30 refuses its feature gates (${conf}): unrecognized feature gate: NoSuchGate.`);
+    t.equal(outcome.fail.logLine, '"command failed" err="failed to set feature gates from initial flags-based config: unrecognized feature gate: NoSuchGate"');
+  }
+  const dir = '/etc/kubernetes/kubelet.conf.d';
+  const fromDir = context(`--config-dir=${dir}`, 30, { kubeletConfig: { configDir: { path: dir, dropIns: [{ path: `${dir}/10.conf`, content: Buffer.from(kc) }] } } });
+  const dirOutcome = gatesFromConfigStep.run(fromDir);
+  t.equal('fail' in dirOutcome && dirOutcome.fail.path, dir, 'without --config the directory is named');
+  const openshift = context(`--config=${conf}`, 30, { kubeletConfig: { configFile: { path: conf, content: Buffer.from(kc) } } }, undefined, 'openshift');
+  t.match(gatesFromConfigStep.run(openshift).findings, [{ id: 'feature-gate-unknown-ignored', path: conf }]);
+  t.equal(openshift.gateEnabled('NoSuchGate'), false, 'an ignored gate is not on');
+});
