@@ -96,3 +96,13 @@ t.test('binaries-in-root: a binary whose directory a copied root lacks is not ch
   t.equal(binaryNotInRoot(copy({ kubelet: { exists: false, code: 'ENOENT' } }), 'kubelet'), false, 'a relative path is not about the copy');
   t.equal(binaryNotInRoot(copy({}), '/usr/bin/kubelet'), true, 'no fact recorded: discovery never looked');
 });
+
+t.test('gateEnabled after a refused SetFromMap: the value asked for, else the gate table\'s default for the minor', async (t) => {
+  const TOKEN = 'KubeletServiceAccountTokenForCredentialProviders';
+  const refused = (args: string, minor: number) => context(modelOf({ execStart: `/usr/bin/kubelet ${args}`, files: {} }), minor);
+  const asked = refused(`--feature-gates=NoSuchGate=true,${TOKEN}=false`, 34);
+  t.notOk('ok' in asked.gatesFromFlags && asked.gatesFromFlags.ok, 'upstream refuses the unknown gate');
+  t.equal(asked.gateEnabled(TOKEN), false, 'asked for off');
+  t.equal(refused('--feature-gates=NoSuchGate=true', 34).gateEnabled(TOKEN), true, 'beta, on by default in 1.34');
+  t.equal(refused('--feature-gates=NoSuchGate=true', 33).gateEnabled(TOKEN), false, 'alpha, off by default in 1.33');
+});
