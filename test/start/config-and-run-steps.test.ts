@@ -147,3 +147,18 @@ t.test('the whole sequence: the first failure in kubelet\'s order decides', asyn
   const ok = simulateStart(ctx(`--config=${CONF}`, 30, withConf(KC)), START_SEQUENCE);
   t.equal(startVerdict(ok), true, ok.undecided.map((u) => u.reason).join('; '));
 });
+
+t.test('validation from the flags alone names no file', async (t) => {
+  const flags = failOf(configValidationStep.run(ctx('--reserved-cpus=abc', 30)));
+  t.equal(flags?.findingId, 'kubelet-config-validation');
+  t.equal(flags?.path, undefined);
+  t.equal(flags?.message, 'Kubelet 1.30 refuses its configuration: invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) abc, error: strconv.Atoi: parsing "abc": invalid syntax.');
+  t.equal(flags?.remediation, 'Correct the fields named in the message (flags in the unit).');
+});
+
+t.test('--config: a file of another kind is refused as invalid, with the config remediation', async (t) => {
+  const wrong = failOf(configFileStep.run(ctx(`--config=${CONF}`, 30, withConf('apiVersion: v1\nkind: ConfigMap\n'))));
+  t.equal(wrong?.findingId, 'kubelet-config-invalid');
+  t.match(wrong?.kubeletError, `failed to load kubelet config file, path: ${CONF}, error: `);
+  t.equal(wrong?.remediation, `Correct ${CONF}: it must be a KubeletConfiguration (apiVersion: kubelet.config.k8s.io/v1beta1) in YAML or JSON.`);
+});
