@@ -11,7 +11,7 @@
  */
 import type { KubeletConfigObject } from '../kubelet/config/index.js';
 import { kubeletFlagsFor } from '../kubelet/command-line/flag-table.js';
-import { goParseBool } from '../kubelet/command-line/strconv.js';
+import { goParseBool, goParseInt } from '../kubelet/command-line/strconv.js';
 import { parseFeatureGateFlag } from '../kubelet/feature-gates.js';
 
 export function applyFlagPrecedence(minor: number, config: KubeletConfigObject, occurrences: ReadonlyMap<string, readonly string[]>): KubeletConfigObject {
@@ -48,8 +48,9 @@ function convert(type: string, values: readonly string[]): unknown {
     case 'int':
     case 'int64':
     case 'verbosity': {
-      const n = Number(last.trim());
-      return Number.isFinite(n) ? n : undefined;
+      // pflag's int flags: strconv.ParseInt(s, 0, 64), so "010" is 8 and "1_000" is 1000.
+      const parsed = goParseInt(last, 0, 64);
+      return parsed.ok ? Number(parsed.value) : undefined;
     }
     case 'float64': {
       const n = Number(last.trim());

@@ -60,3 +60,9 @@ t.test('flags without a top-level field, and minors without a flag table, leave 
   t.equal(applyFlagPrecedence(37, outside, occ([['max-pods', '110']])), outside, '1.37 is not modelled');
   t.equal(applyFlagPrecedence(23, outside, occ([['max-pods', '110']])), outside);
 });
+
+t.test('int flags parse as pflag does (strconv.ParseInt base 0): octal and underscores', async (t) => {
+  const config = applyFlagPrecedence(30, {}, new Map([['max-pods', ['010']], ['pods-per-core', ['1_000']]]));
+  t.equal(config['maxPods'], 8, '"010" is octal for Go');
+  t.equal(config['podsPerCore'], 1000, '"1_000" is 1000 with base 0');
+});

@@ -25,6 +25,7 @@
  * Between 1.30 and 1.32 the generation is not pinned: inputs on which the two differ are
  * undecidable there. 1.28's first implementation was not read: undecidable when drop-ins exist.
  */
+import { goErrnoText } from '../../host/root-fs.js';
 import { goQuote } from '../../go/quote.js';
 import { goBytesToString } from '../../go/utf8.js';
 import { KUBELET_CONFIG_FIELDS } from '../data/kubelet-config-fields.js';
@@ -94,7 +95,7 @@ export function mergeConfigDropIns(
   for (const dropIn of dropIns) {
     const { path, content } = dropIn;
     if (!Buffer.isBuffer(content)) {
-      return fileError(path, `failed to read drop-in kubelet config file ${goQuote(path)}, error: open ${path}: ${content.errno}`, true);
+      return fileError(path, `failed to read drop-in kubelet config file ${goQuote(path)}, error: open ${path}: ${goErrnoText(content.errno)}`, true);
     }
     if (content.length === 0) return fileError(path, `kubelet config file ${goQuote(path)} was empty`, true);
     const parsed = parseConfigData(minor, content);
