@@ -93,7 +93,8 @@ function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult
   // The `yaml` package aborts the process (SIGABRT) on deep nesting: never let it see that. [issue 10]
   const nesting = yamlNestingBound(text);
   if (nesting > 10000) throw new GoYamlError(withLine(0, 'exceeded max depth of 10000'), false); // [U: line]
-  if (nesting > MAX_PARSE_NESTING) throw new GoYamlError(`node-check cannot evaluate YAML nested this deeply (more than ${MAX_PARSE_NESTING} levels; go-yaml allows up to 10000)`, false);
+  // go-yaml accepts this depth and node-check cannot follow it: "cannot tell", never a refusal in node-check's words (issue 10, item 2).
+  if (nesting > MAX_PARSE_NESTING) throw new GoYamlError(`node-check cannot evaluate YAML nested this deeply (more than ${MAX_PARSE_NESTING} levels; go-yaml allows up to 10000)`, false, true);
   const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false });
   const first = docs[0];
   const second = docs[1];

@@ -7,6 +7,7 @@
  * (different start time), or when it is older than a bound; a stale lock is moved aside atomically
  * (rename) and only deleted if it is still the one judged stale. Waiting is bounded.
  */
+import { processAlive } from '../host/atomic-file.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -239,14 +240,6 @@ function breakStaleLock(dirAt: string, judged: string): void {
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Field 22 of /proc/<pid>/stat; the command name (field 2) may contain spaces and parentheses. */
 export function processStartTime(pid: number): string | null {

@@ -60,7 +60,8 @@ function removeStaleTempFiles(hostDir: string, name: string): void {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

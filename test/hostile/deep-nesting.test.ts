@@ -39,3 +39,23 @@ t.test('deeply nested kubelet config and node-check settings file', async (t) =>
   t.equal(usage.status, 64);
   t.match(usage.stderr, /node-check\.yaml: not valid YAML: nested more deeply/);
 });
+
+// Issue 10, item 2: between node-check's bound and go-yaml's 10,000 levels kubelet decodes the
+// file and node-check cannot: the answer is "cannot tell", never a refusal in node-check's words,
+// and the fallback then does nothing. Past 10,000, go-yaml's own error (kubelet refuses).
+t.test('nesting go-yaml accepts but node-check cannot follow: cannot tell, and no fallback', async (t) => {
+  for (const depth of [500, 3000, 9000]) {
+    const root = brokenAcrNode(t.testdir(), { [CONFIG]: HEADER + 'providers: ' + '['.repeat(depth) + ']'.repeat(depth) + '\n' });
+    const check = runBundle(['check', '--root', root, '--kubelet-version', '1.28.7', '--output', 'json']);
+    t.equal(check.status, 2, `${depth} levels: exit 2`);
+    const report = JSON.parse(check.stdout) as { kubeletWillStart: unknown; findings: { severity: string; kubeletError?: string }[] };
+    t.equal(report.kubeletWillStart, null, `${depth} levels: cannot tell`);
+    t.notOk(report.findings.some((f) => f.kubeletError?.includes('node-check')), `${depth} levels: node-check's words are never kubelet's`);
+    const apply = runBundle(['fallback', 'apply', '--root', root, '--kubelet-version', '1.28.7']);
+    t.notMatch(apply.stdout, /applied/, `${depth} levels: the fallback strips nothing`);
+  }
+  const root = brokenAcrNode(t.testdir(), { [CONFIG]: HEADER + 'providers: ' + '['.repeat(10001) + ']'.repeat(10001) + '\n' });
+  const past = JSON.parse(runBundle(['check', '--root', root, '--kubelet-version', '1.28.7', '--output', 'json']).stdout) as { kubeletWillStart: unknown; findings: { kubeletError?: string; inexact?: boolean }[] };
+  t.equal(past.kubeletWillStart, false, 'past 10,000 levels go-yaml refuses the file');
+  t.ok(past.findings.some((f) => f.kubeletError?.includes('exceeded max depth of 10000') && f.inexact === true), "go-yaml's words, marked inexact (its line number is not reproduced)");
+});

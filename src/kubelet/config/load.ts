@@ -17,17 +17,10 @@
  * file or directory`. The outer wrapper changed in 1.28 (kubernetes PR #119390).
  */
 import { goClean, goJoin } from '../../go/filepath.js';
-import { decodeKubeletConfig, type KubeletConfigObject } from './decode.js';
+import { decodeKubeletConfig, type KubeletConfigDecodeResult, type KubeletConfigObject } from './decode.js';
 
 export type LoadResult =
-  | {
-      readonly ok: true;
-      readonly config: KubeletConfigObject;
-      readonly droppedFields: string[];
-      readonly duplicateFields: string[];
-      /** Set when kubelet logs "Using lenient decoding as strict decoding failed" with this err. */
-      readonly lenientWarning?: string;
-    }
+  | Extract<KubeletConfigDecodeResult, { ok: true }>
   | {
       readonly ok: false;
       /** What kubelet wraps as `failed to load kubelet config file, path: P, error: <this>`. */

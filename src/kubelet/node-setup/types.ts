@@ -1,21 +1,10 @@
 /** Result shapes shared by the node-setup checks (brief: COMMON.md "When a step fails"). */
 
-export interface NodeSetupFailure {
-  readonly findingId: string;
-  /** The Go error text kubelet logs as err="…", with the prefixes this version wraps it in. */
-  readonly kubeletError: string;
-  readonly message: string;
-  readonly remediation: string;
-  readonly path?: string;
-  /** Process exit status when not 1 (klog.Fatalf exits 255). */
-  readonly exitStatus?: number;
-  /** The verdict is certain but the exact text is not (Go map order, environment-dependent text). */
-  readonly inexact?: boolean;
-}
+import type { PreconditionFailure, PreconditionUndecidable } from '../../systemd-preconditions/outcome.js';
 
-export interface Undecidable {
-  readonly undecidable: string;
-}
+/** The shape every start precondition shares: kubelet's text (err="…", wrapped as this version wraps it), or "cannot tell". */
+export type NodeSetupFailure = PreconditionFailure;
+export type Undecidable = PreconditionUndecidable;
 
 export type NodeSetupResult = NodeSetupFailure | Undecidable | undefined;
 

@@ -34,6 +34,7 @@ export const credentialProvidersStep: StartCheck = {
         exitStatus: failure.exitStatus,
         ...(finding.path ? { path: finding.path } : {}),
         ...(finding.provider ? { provider: finding.provider } : {}),
+        ...(failure.inexact ? { inexact: true } : {}),
       },
     };
   },
