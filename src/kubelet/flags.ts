@@ -4,22 +4,15 @@
  * `--a=b` and `--a b` are the same, a non-boolean flag takes the next argument whatever it looks
  * like, a boolean flag never does, and the last occurrence wins.
  */
+import { KUBELET_FLAGS } from './data/kubelet-flags.generated.js';
 
 /**
- * Kubelet's boolean flags (pflag NoOptDefVal set), 1.26-1.35, from cmd/kubelet/app/options and
- * the KubeletConfiguration flag bindings. Only needed to know that `--flag next` does not consume
- * `next`; a flag missing here that is followed by another flag is still treated as boolean.
+ * Flags that never take the next argument (pflag NoOptDefVal: bool flags and --version) in any
+ * modelled minor, from the per-minor flag table (src/kubelet/data/). Only needed to know that
+ * `--flag next` does not consume `next`; a flag missing here that is followed by another flag is
+ * still treated as boolean.
  */
-const BOOLEAN_FLAGS = new Set([
-  'help', 'version', 'add-dir-header', 'alsologtostderr', 'anonymous-auth', 'authentication-token-webhook',
-  'cgroups-per-qos', 'cpu-cfs-quota', 'enable-controller-attach-detach', 'enable-debugging-handlers',
-  'enable-load-reader', 'enable-server', 'exit-on-lock-contention', 'experimental-allocatable-ignore-eviction',
-  'experimental-check-node-capabilities-before-mount', 'fail-cgroupv1', 'fail-swap-on', 'kernel-memcg-notification',
-  'keep-terminated-pod-volumes', 'local-storage-capacity-isolation', 'log-json-split-stream', 'log-text-split-stream',
-  'logtostderr', 'make-iptables-util-chains', 'one-output', 'protect-kernel-defaults', 'really-crash-for-testing',
-  'register-node', 'register-schedulable', 'rotate-certificates', 'rotate-server-certificates', 'runonce',
-  'seccomp-default', 'serialize-image-pulls', 'skip-headers', 'skip-log-headers',
-]);
+const BOOLEAN_FLAGS = new Set(KUBELET_FLAGS.filter((flag) => flag.noOptDefVal !== undefined).map((flag) => flag.name));
 
 /** Single-letter shorthands kubelet accepts: -h (help) and -v (klog verbosity, takes a value). */
 const SHORTHANDS: Record<string, string> = { h: 'help', v: 'v' };

@@ -80,7 +80,7 @@ export function unknownVersion(): Report {
       {
         id: 'kubelet-version-unknown',
         severity: 'info',
-        message: 'The kubelet version is unknown; every kubelet 1.26-1.35 was evaluated.',
+        message: 'The kubelet version is unknown; every kubelet 1.24-1.36 was evaluated.',
         remediation: 'Pass --kubelet-version X.Y.Z.',
       },
     ],
