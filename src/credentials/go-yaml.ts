@@ -69,8 +69,11 @@ const converted = new WeakMap<Uint8Array, Map<string, YamlToJsonResult>>();
 
 export function yamlToGoJson(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult {
   const key = JSON.stringify(options);
-  const known = converted.get(data)?.get(key);
+  const cached = converted.get(data);
+  const known = cached?.get(key);
   if (known) return known;
+  // The options only change the words of an error: a successful conversion holds for all of them.
+  for (const result of cached?.values() ?? []) if (result.ok) return result;
   const result = convertSafely(data, options);
   if (!converted.has(data)) converted.set(data, new Map());
   converted.get(data)!.set(key, result);

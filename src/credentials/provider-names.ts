@@ -6,6 +6,9 @@
 import { isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
 import { nestingProblem } from '../limits/nesting.js';
+import type { GoJson } from '../go/json.js';
+import { yamlToGoJson } from './go-yaml.js';
+import { isJsonBuffer } from './decode.js';
 
 export function providerNamesIn(data: Buffer | string): string[] {
   return providerEntriesIn(data).names;
@@ -18,6 +21,21 @@ export function providerNamesIn(data: Buffer | string): string[] {
 export function providerEntriesIn(data: Buffer | string): { names: string[]; entries: number } {
   const names = new Set<string>(); // a Set: 200,000 names with Array.includes took 97 s (issue 10)
   let entries = 0;
+  // The file as kubelet decodes it (go-yaml, first document): the conversion is kept for the
+  // decoding that follows, so a large provider list is parsed once (issue 12).
+  if (typeof data !== 'string' && !isJsonBuffer(data)) {
+    const converted = yamlToGoJson(data, { capitalisedMapKeyError: false });
+    if (converted.ok) {
+      const providers = member(converted.value, 'providers');
+      if (providers?.kind === 'array') {
+        for (const provider of providers.items) {
+          const name = member(provider, 'name');
+          if (name?.kind === 'string' && name.value !== '') names.add(name.value);
+        }
+        return { names: [...names], entries: providers.items.length };
+      }
+    }
+  }
   try {
     const text = typeof data === 'string' ? data : data.toString('utf8');
     // The `yaml` package aborts the process on deep nesting; such a file names no providers.
@@ -37,6 +55,14 @@ export function providerEntriesIn(data: Buffer | string): { names: string[]; ent
     // A file the parser cannot read at all names no providers.
   }
   return { names: [...names], entries };
+}
+
+/** The value of the last `key` member of a JSON object (duplicate keys: the last one wins). */
+function member(value: GoJson, key: string): GoJson | undefined {
+  if (value.kind !== 'object') return undefined;
+  let found: GoJson | undefined;
+  for (const m of value.members) if (m.key === key) found = m.value;
+  return found;
 }
 
 /** The value of the last `key` entry of a mapping (duplicate keys: the last one wins, as in go-yaml). */
