@@ -4,7 +4,8 @@
  * src/kubelet/gates/ (the gate table and SetFromMap) and src/start/start-context.ts (precedence).
  */
 
-export type FeatureGates = Readonly<Record<string, boolean>>;
+import { goParseBool } from './command-line/strconv.js';
+
 
 export const TOKEN_GATE = 'KubeletServiceAccountTokenForCredentialProviders';
 
@@ -16,27 +17,14 @@ export function parseFeatureGateFlag(value: string): { gates: Record<string, boo
     const item = part.trim();
     if (item === '') continue;
     const eq = item.indexOf('=');
-    const parsed = eq === -1 ? undefined : parseGoBool(item.slice(eq + 1).trim());
+    const parsed = eq === -1 ? undefined : goBool(item.slice(eq + 1).trim());
     if (parsed === undefined) invalid.push(item);
     else gates[item.slice(0, eq).trim()] = parsed;
   }
   return { gates, invalid };
 }
 
-function parseGoBool(text: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  return undefined;
-}
-
-/** `featureGates` of a decoded KubeletConfiguration document; non-boolean values are ignored. */
-export function featureGatesOf(document: unknown): FeatureGates | undefined {
-  if (!document || typeof document !== 'object') return undefined;
-  const raw = (document as Record<string, unknown>)['featureGates'];
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-  const gates: Record<string, boolean> = {};
-  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (typeof value === 'boolean') gates[name] = value;
-  }
-  return gates;
+function goBool(text: string): boolean | undefined {
+  const parsed = goParseBool(text);
+  return parsed.ok ? parsed.value : undefined;
 }

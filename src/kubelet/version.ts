@@ -62,8 +62,6 @@ export interface KubeletTraits {
   readonly duplicateProviderNames: 'fatal-at-registration' | 'validation' | 'merge';
   /** tokenAttributes: unknown <=1.32; v1 without cacheType in 1.33; cacheType required from 1.34. */
   readonly tokenAttributes: 'absent' | 'without-cache-type' | 'with-cache-type';
-  /** Default of KubeletServiceAccountTokenForCredentialProviders: alpha/off 1.33, beta/on 1.34+. */
-  readonly tokenGateDefault: boolean | undefined;
   /** <=1.33: Required errors carry detail text ("apiVersion is required"); 1.34+ they do not. */
   readonly requiredErrorsHaveDetail: boolean;
   /** <=1.32: NotSupported lists values in Go map order (unpredictable); 1.33+ sorted. */

@@ -46,3 +46,12 @@ export interface StartCheck {
 }
 
 export const PASS: StepOutcome = { pass: true };
+
+/**
+ * A failure of one of kubelet's own start steps: kubelet exits 1 (unless said otherwise) and logs
+ * the error in this minor's fatal-line shape (src/kubelet/data/start-sequence.ts).
+ */
+export function kubeletFails(context: StartContext, failure: Omit<StartFailure, 'logLine' | 'exitStatus'> & { readonly exitStatus?: number }): StepOutcome {
+  const logLine = context.fatalLogLine(failure.kubeletError);
+  return { fail: { ...failure, exitStatus: failure.exitStatus ?? 1, ...(logLine ? { logLine } : {}) } };
+}

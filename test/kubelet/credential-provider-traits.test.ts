@@ -31,7 +31,6 @@ const boundaries: [keyof KubeletTraits, number, unknown, unknown][] = [
   ['duplicateProviderNames', 33, 'validation', 'merge'],
   ['tokenAttributes', 32, 'absent', 'without-cache-type'],
   ['tokenAttributes', 33, 'without-cache-type', 'with-cache-type'],
-  ['tokenGateDefault', 33, false, true],
   ['imagePullRecordVersions', 32, [], ['v1alpha1']],
   ['imagePullRecordVersions', 34, ['v1alpha1'], ['v1alpha1', 'v1beta1']],
   ['configMayBeDirectory', 33, false, true],

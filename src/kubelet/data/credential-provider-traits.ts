@@ -7,7 +7,7 @@
  * - pluginBinaryCheck: os.Stat <=1.29, exec.LookPath 1.30+ (PR #120291, CHANGELOG-1.30 v1.30.0-alpha.1) [V changelog].
  * - strictDecoding: PR #128062, CHANGELOG-1.32 v1.32.0-alpha.2 [V changelog].
  * - configMayBeDirectory: PR #131658, CHANGELOG-1.34 v1.34.0-alpha.1 [V changelog].
- * - duplicateProviderNames / tokenAttributes / tokenGateDefault / requiredErrorsHaveDetail /
+ * - duplicateProviderNames / tokenAttributes / requiredErrorsHaveDetail /
  *   supportedValuesSorted: kubernetes/kubernetes pkg/credentialprovider/plugin/config.go and
  *   pkg/features/kube_features.go versions in the code index (research §0, audit "Confirmed").
  * - fieldValueStyle 'json' and the short negative-duration detail from 1.34: apimachinery tag
@@ -63,7 +63,6 @@ const G1: Omit<KubeletTraits, 'minor'> = {
   configMayBeDirectory: false,
   duplicateProviderNames: 'fatal-at-registration',
   tokenAttributes: 'absent',
-  tokenGateDefault: undefined,
   requiredErrorsHaveDetail: true,
   supportedValuesSorted: false,
   fieldValueStyle: 'go',
@@ -85,7 +84,6 @@ const G4: Omit<KubeletTraits, 'minor'> = {
   strictDecoding: true,
   duplicateProviderNames: 'validation',
   tokenAttributes: 'without-cache-type',
-  tokenGateDefault: false,
   supportedValuesSorted: true,
   configDir: 'supported',
   imagePullRecordVersions: ['v1alpha1'],
@@ -98,7 +96,6 @@ const G5: Omit<KubeletTraits, 'minor'> = {
   configMayBeDirectory: true,
   duplicateProviderNames: 'merge',
   tokenAttributes: 'with-cache-type',
-  tokenGateDefault: true,
   requiredErrorsHaveDetail: false,
   fieldValueStyle: 'json',
   negativeDurationDetail: 'must be greater than or equal to 0',

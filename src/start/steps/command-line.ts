@@ -5,7 +5,7 @@
  * node-role labels). Both exit with status 1.
  */
 import type { StartCheck, StepOutcome } from '../start-check.js';
-import { PASS } from '../start-check.js';
+import { kubeletFails, PASS } from '../start-check.js';
 import type { StartContext } from '../start-context.js';
 import type { CommandLineFinding, CommandLineVerdict } from '../../kubelet/command-line/findings.js';
 import { flagValidationFinding } from '../../kubelet/command-line/findings.js';
@@ -43,22 +43,15 @@ export const flagValidationStep: StartCheck = {
 function outcome(context: StartContext, verdict: Exclude<CommandLineVerdict<unknown>, { ok: true }>): StepOutcome {
   if ('undecidable' in verdict) return { undecidable: verdict.undecidable, ...execStartPath(context) };
   const finding: CommandLineFinding = verdict;
-  return {
-    fail: {
-      findingId: finding.findingId,
-      message: finding.message,
-      remediation: finding.remediation,
-      kubeletError: finding.kubeletError,
-      ...optional('logLine', context.fatalLogLine(finding.kubeletError)),
-      exitStatus: finding.exitStatus,
-      ...execStartPath(context),
-      ...(finding.inexact ? { inexact: true } : {}),
-    },
-  };
-}
-
-function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+  return kubeletFails(context, {
+    findingId: finding.findingId,
+    message: finding.message,
+    remediation: finding.remediation,
+    kubeletError: finding.kubeletError,
+    exitStatus: finding.exitStatus,
+    ...execStartPath(context),
+    ...(finding.inexact ? { inexact: true } : {}),
+  });
 }
 
 function execStartPath(context: StartContext): { path?: string } {

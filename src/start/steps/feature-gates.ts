@@ -7,6 +7,7 @@
  */
 import type { Finding } from '../../model/findings.js';
 import type { StartCheck, StepOutcome } from '../start-check.js';
+import { kubeletFails } from '../start-check.js';
 import type { StartContext } from '../start-context.js';
 import { gateFailure, type SetFeatureGatesResult } from '../../kubelet/gates/set-feature-gates.js';
 
@@ -36,18 +37,14 @@ function outcome(context: StartContext, result: SetFeatureGatesResult, where: st
     return { pass: true, findings: ignored.length > 0 ? [ignoredGates(context, ignored, where)] : [] };
   }
   const failure = gateFailure(result, context.minor)!;
-  return {
-    fail: {
-      findingId: failure.findingId,
-      message: `Kubelet 1.${context.minor} refuses its feature gates${where ? ` (${where})` : ''}: ${result.error}.`,
-      remediation: failure.remediation,
-      kubeletError: failure.kubeletError,
-      ...optional('logLine', context.fatalLogLine(failure.kubeletError)),
-      exitStatus: 1,
-      ...(where?.startsWith('/') ? { path: where } : {}),
-      ...(failure.inexact ? { inexact: true } : {}),
-    },
-  };
+  return kubeletFails(context, {
+    findingId: failure.findingId,
+    message: `Kubelet 1.${context.minor} refuses its feature gates${where ? ` (${where})` : ''}: ${result.error}.`,
+    remediation: failure.remediation,
+    kubeletError: failure.kubeletError,
+    ...(where?.startsWith('/') ? { path: where } : {}),
+    ...(failure.inexact ? { inexact: true } : {}),
+  });
 }
 
 const UNRECOGNIZED = 'unrecognized feature gate: ';
@@ -65,8 +62,4 @@ function ignoredGates(context: StartContext, gates: readonly string[], where: st
     ...(where?.startsWith('/') ? { path: where } : {}),
     remediation: 'Nothing to do on OpenShift (the machine-config operator writes cluster-wide gates into kubelet.conf); elsewhere remove them.',
   };
-}
-
-function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }

@@ -6,9 +6,8 @@
  * flags applied over it. Decoding, merging and validation per minor live in src/kubelet/config/.
  */
 import type { Finding } from '../../model/findings.js';
-import type { StartCheck, StartFailure, StepOutcome } from '../start-check.js';
-import { PASS } from '../start-check.js';
-import type { StartContext } from '../start-context.js';
+import type { StartCheck } from '../start-check.js';
+import { kubeletFails, PASS } from '../start-check.js';
 import { kubeletConfigFileError, validateKubeletConfiguration } from '../../kubelet/config/index.js';
 import { wrapStepError } from '../../kubelet/data/start-sequence.js';
 
@@ -24,7 +23,7 @@ export const configFileStep: StartCheck = {
     if ('undecidable' in load) return { undecidable: `node-check cannot read ${path} as kubelet 1.${context.minor} does: ${load.undecidable}`, path };
     if (!load.ok) {
       const findingId = { unreadable: 'kubelet-config-unreadable', empty: 'kubelet-config-empty', invalid: 'kubelet-config-invalid', 'wrong-kind': 'kubelet-config-invalid' }[load.reason];
-      return fail(context, {
+      return kubeletFails(context, {
         findingId,
         message: `Kubelet 1.${context.minor} cannot load its --config file ${path}: ${load.error}.`,
         remediation: load.reason === 'unreadable' ? `Restore ${path} (kubeadm and the machine-config daemon write it), or correct --config.` : `Correct ${path}: it must be a KubeletConfiguration (apiVersion: kubelet.config.k8s.io/v1beta1) in YAML or JSON.`,
@@ -62,7 +61,7 @@ export const configDropInsStep: StartCheck = {
     if ('undecidable' in merge) return { undecidable: `node-check cannot merge the drop-ins of ${dir.path} as kubelet 1.${context.minor} does: ${merge.undecidable}`, path: dir.path };
     if (merge.ok) return PASS;
     const inner = merge.error;
-    return fail(context, {
+    return kubeletFails(context, {
       findingId: merge.reason === 'env-missing' ? 'kubelet-config-dropin-env-missing' : 'kubelet-config-dropin-invalid',
       message: merge.reason === 'env-missing'
         ? `Kubelet 1.${context.minor} only reads --config-dir ${dir.path} with the environment variable KUBELET_CONFIG_DROPIN_DIR_ALPHA set, and the unit does not set it.`
@@ -87,7 +86,7 @@ export const configValidationStep: StartCheck = {
     const result = validateKubeletConfiguration(context.minor, context.effectiveConfig, (gate) => context.gateEnabled(gate), { cgroupV2: context.cgroupV2 }, { flavor: context.flavor });
     if ('undecidable' in result) return { undecidable: `node-check cannot tell whether kubelet 1.${context.minor} accepts its configuration: ${result.undecidable}`, ...(where ? { path: where } : {}) };
     if (result.ok) return PASS;
-    return fail(context, {
+    return kubeletFails(context, {
       findingId: 'kubelet-config-validation',
       message: `Kubelet 1.${context.minor} refuses its configuration${where ? ` (${where} and the flags)` : ''}: ${result.error}.`,
       remediation: `Correct the fields named in the message${where ? ` in ${where} (or the flags that set them)` : ' (flags in the unit)'}.`,
@@ -97,8 +96,3 @@ export const configValidationStep: StartCheck = {
     });
   },
 };
-
-function fail(context: StartContext, failure: Omit<StartFailure, 'logLine' | 'exitStatus'>): StepOutcome {
-  const logLine = context.fatalLogLine(failure.kubeletError);
-  return { fail: { ...failure, exitStatus: 1, ...(logLine ? { logLine } : {}) } };
-}
