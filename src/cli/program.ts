@@ -3,7 +3,7 @@
  * dispatches to a command and returns its exit code. Usage errors exit 64 (DESIGN §4.2).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import yargs, { type Argv } from 'yargs';
+import type { Argv } from 'yargs';
 import type { CliIo } from './io.js';
 import { DEFAULT_CONFIG_FILE, mergeSettings, parseConfigFile, SettingsError, validate, type Settings } from '../settings.js';
 import { ExitCode } from '../model/report.js';
@@ -11,15 +11,32 @@ import { parseKubeletVersion } from '../kubelet/version.js';
 import { prepareCheckArgs, runCheck } from './commands/check.js';
 import { runExplain } from './commands/explain.js';
 import { runPreflight } from './commands/preflight.js';
-import { runServe } from './commands/serve.js';
-import { FALLBACK_ACTIONS, runFallback } from './commands/fallback.js';
+import { FALLBACK_ACTIONS } from './commands/fallback-actions.js';
 import { VERSION } from '../version.js';
+import { preflightFastPath } from './preflight-fast-path.js';
 
 class UsageError extends Error {}
+
+// Loaded when run: preflight and check never initialise the HTTP server and cluster client (issue 12).
+const runServe: Command = async (settings, io, args) => (await import('./commands/serve.js')).runServe(settings, io, args);
+const runFallback: Command = async (settings, io, args) => (await import('./commands/fallback.js')).runFallback(settings, io, args);
 
 type Command = (settings: Settings, io: CliIo, args: Record<string, unknown>) => Promise<number>;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = await parseCli(argv, io);
+  return 'exitCode' in parsed ? parsed.exitCode : parsed.command(parsed.settings, io, parsed.args);
+}
+
+/**
+ * The command, its settings and arguments, or the exit code when the command line was handled
+ * (help, version) or refused. preflight's plain command lines skip yargs (issue 12: kubelet's
+ * start path); `fastPath: false` is for the test that both read them alike.
+ */
+export async function parseCli(argv: readonly string[], io: CliIo, { fastPath = true } = {}): Promise<{ command: Command; settings: Settings; args: Record<string, unknown> } | { exitCode: number }> {
+  const fast = fastPath ? preflightFastPath(argv) : undefined;
+  if (fast) return withSettings(runPreflight, fast, io);
+  const { default: yargs } = await import('yargs');
   let chosen: { command: Command; args: Record<string, unknown> } | undefined;
   const pick = (command: Command) => (args: Record<string, unknown>) => {
     chosen = { command, args };
@@ -92,30 +109,33 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     });
   } catch (error) {
     io.stderr(`node-check: ${(error as Error).message}\nRun \`node-check --help\` for usage.\n`);
-    return ExitCode.usage;
+    return { exitCode: ExitCode.usage };
   }
-  if (helpOrVersionShown || !chosen) return 0;
+  if (helpOrVersionShown || !chosen) return { exitCode: 0 };
   if (chosen.command === runCheck) {
     const prepared = prepareCheckArgs(argv, parsed);
     if ('usage' in prepared) {
       io.stderr(`node-check: ${prepared.usage}\nRun \`node-check --help\` for usage.\n`);
-      return ExitCode.usage;
+      return { exitCode: ExitCode.usage };
     }
     parsed = prepared.args;
     chosen.args = prepared.args;
   }
+  return withSettings(chosen.command, parsed, io);
+}
 
+function withSettings(command: Command, parsed: Record<string, unknown>, io: CliIo): { command: Command; settings: Settings; args: Record<string, unknown> } | { exitCode: number } {
   let settings: Settings;
   try {
     settings = loadSettings(parsed, io);
   } catch (error) {
     if (error instanceof SettingsError || error instanceof UsageError) {
       io.stderr(`node-check: ${error.message}\n`);
-      return ExitCode.usage;
+      return { exitCode: ExitCode.usage };
     }
     throw error;
   }
-  return chosen.command(settings, io, parsed);
+  return { command, settings, args: parsed };
 }
 
 /** At most 64 KiB of a regular file; never blocks on a FIFO (issue 10: the hostile-node suite). */
