@@ -8,7 +8,6 @@ import type { CliIo } from './cli/io.js';
 import type { Report } from './model/report.js';
 import { checkNode } from './check-node.js';
 import { RootFs } from './host/root-fs.js';
-import { applyNodeFallback } from './fallback/node-fallback.js';
 import { fallbackStatus, readFallbackState } from './fallback/state.js';
 import { escapeUnprintable } from './render/printable.js';
 
@@ -25,6 +24,8 @@ export async function runNodeCheck(settings: Settings, options: RunOptions): Pro
   let knownVersion = settings.kubeletVersion;
   if (options.applyFallback) {
     try {
+      // Loaded only with the fallback enabled: its lock, plan and writers are not on the default start path (issue 12).
+      const { applyNodeFallback } = await import('./fallback/node-fallback.js');
       const outcome = await applyNodeFallback({ root: settings.root, unit: settings.unit, kubeletVersion: settings.kubeletVersion, timeoutMs: options.timeoutMs() });
       // The version was just asked of kubelet; do not ask twice on kubelet's start path.
       knownVersion ??= outcome.model?.kubeletVersion?.text;
@@ -55,6 +56,7 @@ export async function runNodeCheck(settings: Settings, options: RunOptions): Pro
  * or undefined when nothing changed.
  */
 export async function autoRestore(settings: Settings, report: Report, io: CliIo): Promise<Report | undefined> {
+  const { applyNodeFallback } = await import('./fallback/node-fallback.js');
   const outcome = await applyNodeFallback({ root: settings.root, unit: settings.unit, kubeletVersion: settings.kubeletVersion, timeoutMs: settings.timeoutSeconds * 1000 });
   if (outcome.plan.action !== 'revert' || !outcome.result.ok) return undefined;
   io.stderr(`<5>node-check: credential providers are back (${escapeUnprintable(report.fallback.removedProviders?.join(', ') ?? '')}); fallback reverted\n`);

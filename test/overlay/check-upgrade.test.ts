@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { checkNode, type OverlayInput } from '../../src/check-node.js';
 import { exitCodeFor } from '../../src/model/report.js';
 import { renderText } from '../../src/render/text.js';
-import { readOverlayInputs, prepareCheckArgs } from '../../src/cli/commands/check.js';
+import { prepareCheckArgs } from '../../src/cli/commands/check.js';
+import { readOverlayInputs } from '../../src/overlay/read-inputs.js';
 import { ACR_CONFIG, ACR_CONFIG_PATH, UNIT_416, machineConfigYaml, rhelWorker415, treeDigest } from './helpers.js';
 
 const ign = (files: unknown[]) => Buffer.from(JSON.stringify({ ignition: { version: '3.4.0' }, storage: { files } }));

@@ -8,14 +8,15 @@ import { renderText } from '../../render/text.js';
 import { checkNode } from '../../check-node.js';
 import { RootFs } from '../../host/root-fs.js';
 import { fallbackStatus, readFallbackState } from '../../fallback/state.js';
-import { readOverlayInputs, type OverlayArg } from '../../overlay/read-inputs.js';
+import type { OverlayArg } from '../../overlay/read-inputs.js';
 import { kubeletForOpenShift } from '../../kubelet/data/openshift-kubelet.js';
 
-export { readOverlayInputs, type OverlayArg } from '../../overlay/read-inputs.js';
+export type { OverlayArg } from '../../overlay/read-inputs.js';
 
 export async function runCheck(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
   const overlayArgs = (args['overlays'] as readonly OverlayArg[] | undefined) ?? [];
   const openshiftVersion = args['openshiftVersion'] as UpgradeSection['openshiftVersion'] | undefined;
+  // The overlay readers (and zlib, for Ignition) load only when asked for (issue 12).
   const report = overlayArgs.length === 0
     ? await runNodeCheck(settings, { applyFallback: false, timeoutMs: () => settings.timeoutSeconds * 1000 })
     : await checkNode({
@@ -24,7 +25,7 @@ export async function runCheck(settings: Settings, io: CliIo, args: Record<strin
         ...(settings.kubeletVersion !== undefined ? { kubeletVersion: settings.kubeletVersion } : {}),
         versionProbeTimeoutMs: Math.min(2000, settings.timeoutSeconds * 1000),
         fallback: fallbackStatus(readFallbackState(new RootFs(settings.root), { unit: settings.unit }), settings.fallback),
-        overlays: readOverlayInputs(overlayArgs),
+        overlays: (await import('../../overlay/read-inputs.js')).readOverlayInputs(overlayArgs),
         ...(openshiftVersion ? { openshiftVersion } : {}),
       });
   io.stdout(settings.output === 'json' ? renderJson(report) : renderText(report, { color: settings.color }));

@@ -15,7 +15,9 @@ import { applyNodeFallback, discoverWithoutFallback, revertNodeFallback, type No
 import { planFallbackForNode, type FallbackPlan } from '../../fallback/plan.js';
 import { readFallbackState, type FallbackStateReading } from '../../fallback/state.js';
 
-export const FALLBACK_ACTIONS = ['status', 'apply', 'revert'] as const;
+import { FALLBACK_ACTIONS } from './fallback-actions.js';
+
+export { FALLBACK_ACTIONS } from './fallback-actions.js';
 
 export async function runFallback(settings: Settings, io: CliIo, args: Record<string, unknown>): Promise<number> {
   const action = args['action'] ?? (Array.isArray(args['_']) ? args['_'][1] : undefined);
