@@ -6,13 +6,34 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { removeAtExit } from './exit-cleanup.js';
+
+const lazyRequire = createRequire(import.meta.url);
+
+/**
+ * Random bytes as hex, from /dev/urandom: loading node:crypto for six bytes took milliseconds of
+ * preflight's start path (issue 12). node:crypto only when /dev/urandom cannot be read.
+ */
+function randomHex(bytes: number): string {
+  const buffer = Buffer.alloc(bytes);
+  try {
+    const fd = fs.openSync('/dev/urandom', fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      if (fs.readSync(fd, buffer) !== bytes) throw new Error('short read');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    (lazyRequire('node:crypto') as typeof import('node:crypto')).randomFillSync(buffer);
+  }
+  return buffer.toString('hex');
+}
 
 export function replaceFileAtomically(hostDir: string, name: string, data: string | Buffer, mode: number): void {
   removeStaleTempFiles(hostDir, name);
   const target = path.join(hostDir, name);
-  const temp = path.join(hostDir, `.${name}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = path.join(hostDir, `.${name}.${process.pid}.${randomHex(6)}.tmp`);
   const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
   const forget = removeAtExit(temp);
   try {
