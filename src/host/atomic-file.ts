@@ -30,7 +30,8 @@ function randomHex(bytes: number): string {
   return buffer.toString('hex');
 }
 
-export function replaceFileAtomically(hostDir: string, name: string, data: string | Buffer, mode: number): void {
+/** `durable: false` skips the two fsyncs: for a file that is rewritten at every start anyway. */
+export function replaceFileAtomically(hostDir: string, name: string, data: string | Buffer, mode: number, { durable = true } = {}): void {
   removeStaleTempFiles(hostDir, name);
   const target = path.join(hostDir, name);
   const temp = path.join(hostDir, `.${name}.${process.pid}.${randomHex(6)}.tmp`);
@@ -40,7 +41,7 @@ export function replaceFileAtomically(hostDir: string, name: string, data: strin
     try {
       fs.writeFileSync(fd, data);
       fs.fchmodSync(fd, mode); // whatever the umask
-      fs.fsyncSync(fd);
+      if (durable) fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
@@ -51,7 +52,7 @@ export function replaceFileAtomically(hostDir: string, name: string, data: strin
   } finally {
     forget();
   }
-  syncDirectory(hostDir);
+  if (durable) syncDirectory(hostDir);
 }
 
 /**
