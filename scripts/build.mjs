@@ -32,5 +32,6 @@ await build({
 const id = createHash('sha256').update(readFileSync(bundle)).digest('hex').slice(0, 16);
 const launcher = readFileSync(new URL('../src/launcher/launcher.cjs', import.meta.url), 'utf8');
 if (!launcher.includes("const BUNDLE_ID = 'dev';")) throw new Error('src/launcher/launcher.cjs: BUNDLE_ID placeholder not found');
-writeFileSync(`${dist}node-check.cjs`, launcher.replace("const BUNDLE_ID = 'dev';", `const BUNDLE_ID = '${id}';`));
+if (!launcher.includes("const VERSION = 'dev';")) throw new Error('src/launcher/launcher.cjs: VERSION placeholder not found');
+writeFileSync(`${dist}node-check.cjs`, launcher.replace("const BUNDLE_ID = 'dev';", `const BUNDLE_ID = '${id}';`).replace("const VERSION = 'dev';", `const VERSION = ${JSON.stringify(version)};`));
 chmodSync(`${dist}node-check.cjs`, 0o755);

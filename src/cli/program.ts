@@ -34,6 +34,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
  * start path); `fastPath: false` is for the test that both read them alike.
  */
 export async function parseCli(argv: readonly string[], io: CliIo, { fastPath = true } = {}): Promise<{ command: Command; settings: Settings; args: Record<string, unknown> } | { exitCode: number }> {
+  // `--version` needs nothing loaded (issue 12); yargs prints the same line.
+  if (fastPath && argv.length === 1 && argv[0] === '--version') {
+    io.stdout(`${VERSION}\n`);
+    return { exitCode: 0 };
+  }
   const fast = fastPath ? preflightFastPath(argv) : undefined;
   if (fast) return withSettings(runPreflight, fast, io);
   const { default: yargs } = await import('yargs');

@@ -16,6 +16,13 @@ const vm = require('node:vm');
 const Module = require('node:module');
 
 const BUNDLE_ID = 'dev';
+const VERSION = 'dev';
+
+// `--version` alone needs no bundle at all (issue 12); the bundle prints the same line.
+if (process.argv.length === 3 && process.argv[2] === '--version' && VERSION !== 'dev') {
+  process.stdout.write(`${VERSION}\n`);
+  return;
+}
 const bundle = path.join(__dirname, 'node-check.bundle.cjs');
 const cacheDir = __dirname.startsWith('/usr/') ? '/var/cache/node-check' : __dirname;
 // One cache per command (bounded: anything else shares 'default').

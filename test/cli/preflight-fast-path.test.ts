@@ -80,3 +80,13 @@ t.test('the forms kubelet\'s drop-ins and the bench use take the fast path; anyt
     ['preflight', 'extra'],
   ]) t.equal(preflightFastPath(argv), undefined, argv.join(' '));
 });
+
+t.test('--version alone is answered without yargs, with the line yargs prints', async (t) => {
+  const fast: string[] = [];
+  const slow: string[] = [];
+  const io = (out: string[]): CliIo => ({ stdout: (text) => void out.push(text), stderr: () => undefined, env: {}, stdoutIsTTY: false, shutdownSignal: new Promise(() => undefined) });
+  t.strictSame(await parseCli(['--version'], io(fast)), { exitCode: 0 });
+  t.strictSame(await parseCli(['--version'], io(slow), { fastPath: false }), { exitCode: 0 });
+  t.strictSame(fast, slow);
+  t.match(fast.join(''), /^\S+\n$/);
+});
