@@ -87,8 +87,15 @@ v8.setFlagsFromString('--no-opt --semi-space-growth-factor=1');
 const cachedData = readCache();
 const script = new vm.Script(Module.wrap(fs.readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) {
-  // After the command ran, so that the functions it compiled lazily are in the cache too.
-  process.once('exit', () => writeCache(script.createCachedData()));
+  // After the command ran, so that the functions it compiled lazily are in the cache too; serve
+  // never exits on its own, so a command still running after 3 s (its first check done) writes it then.
+  let written = false;
+  const writeOnce = () => {
+    if (!written) writeCache(script.createCachedData());
+    written = true;
+  };
+  process.once('exit', writeOnce);
+  setTimeout(writeOnce, 3000).unref();
 }
 const bundleModule = { exports: {}, filename: bundle, id: bundle, loaded: false };
 script.runInThisContext().call(bundleModule.exports, bundleModule.exports, Module.createRequire(bundle), bundleModule, bundle, __dirname);
