@@ -42,6 +42,9 @@ async function main(): Promise<void> {
     // A bug in node-check itself: one line, no stack trace, and its own exit code (EX_SOFTWARE),
     // never one that reads as an answer.
     process.stderr.write(`node-check: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+    // Unless someone is reading a crash (`node --enable-source-maps …bundle.cjs`, docs/operations.md):
+    // then the stack, which Node maps back to src/ through the bundle's source map.
+    if (process.sourceMapsEnabled && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exitCode = ExitCode.internal;
   }
   // The command has answered. Work it abandoned (preflight's budget ran out) must not keep the
