@@ -3,6 +3,7 @@
 // the bundle, each with its licence text). The real dist/ is checked against the source map's own
 // list of inputs; the package listing itself against a made-up node_modules.
 import t, { type Test } from 'tap';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { join } from 'node:path';
@@ -50,6 +51,28 @@ t.test('the bundle names its source map, which maps bundle positions back to src
   t.match(entry.originalSource, /src\/cli\/main\.ts$/, 'mapped to src/cli/main.ts');
   const mainLines = readFileSync(fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)), 'utf8').split('\n');
   t.match(mainLines[entry.originalLine!], /internal error/, `main.ts line ${entry.originalLine! + 1} is the one that writes it`);
+});
+
+t.test('a crash: one line normally; under node --enable-source-maps, the stack in src/ terms', async (t) => {
+  if (!needDist(t)) return;
+  // A stand-in bug: the first write to stdout throws, inside the command (explain).
+  const dir = t.testdir({
+    'bug.cjs': "const write = process.stdout.write; let first = true;\nprocess.stdout.write = function (...args) { if (first) { first = false; throw new TypeError('stand-in bug'); } return write.apply(this, args); };\n",
+  });
+  // tap adds its coverage hook to every child's NODE_OPTIONS, and that hook turns source maps on:
+  // `env -u` keeps it from node-check's process.
+  const crash = (flags: readonly string[]) =>
+    spawnSync('env', ['-u', 'NODE_OPTIONS', process.execPath, ...flags, '-r', join(dir, 'bug.cjs'), BUNDLE, 'explain', 'cannot-decide'], { encoding: 'utf8', timeout: 30_000 });
+  const plain = crash([]);
+  t.equal(plain.status, 70, 'internal error');
+  t.equal(plain.stderr, 'node-check: internal error: stand-in bug\n', 'one line, no stack');
+  const mapped = crash(['--enable-source-maps']);
+  t.equal(mapped.status, 70);
+  const lines = mapped.stderr.split('\n');
+  t.equal(lines[0], 'node-check: internal error: stand-in bug');
+  t.equal(lines[1], 'TypeError: stand-in bug');
+  t.match(mapped.stderr, /\n {4}at .*src\/cli\/commands\/explain\.ts:\d+:\d+\)\n/, 'frames name the TypeScript sources');
+  t.notMatch(mapped.stderr, /node-check\.bundle\.cjs:\d+/, 'no frame left in the minified bundle');
 });
 
 t.test('THIRD_PARTY_LICENSES covers exactly the npm packages the bundle was built from', async (t) => {
