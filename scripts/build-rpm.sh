@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the node-check RPM (packaging/rpm/node-check.spec) from the bundle and the repository's
 # files, offline: every source is copied into a private _sourcedir, rpmbuild runs with its own
-# _topdir, and nothing is downloaded. The RPM is copied to OUT_DIR (default dist/).
+# _topdir, and nothing is downloaded. The RPM is copied to OUT_DIR (default dist/), the source RPM
+# to OUT_DIR/srpm.
 #
 #   npm run package:rpm                   build, then this script
 #   scripts/build-rpm.sh [OUT_DIR]        needs dist/ from `npm run build`, and rpmbuild
 #
-# Prints the path of each RPM written, one per line, on stdout.
+# Prints the paths of the RPM and the source RPM, one per line, on stdout.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out_dir="${1:-$repo/dist}"
@@ -65,19 +66,29 @@ if [[ $(rpm --eval '%{?systemd_post:defined}') != defined ]]; then
   extra+=(--load "$repo/packaging/rpm/macros.systemd-fallback")
 fi
 
+# The spec as built: the repository's, with the values above fixed in it, so that the source RPM
+# rebuilds by itself (`rpmbuild --rebuild`, mock, koji) without this script.
+mkdir -p "$topdir/SPECS"
+spec="$topdir/SPECS/node-check.spec"
+{
+  printf '# Written by scripts/build-rpm.sh from packaging/rpm/node-check.spec.\n'
+  printf '%%global nc_version %s\n%%global nc_bundled_licenses %s\n' "$rpm_version" "$bundled_licenses"
+  cat "$repo/packaging/rpm/node-check.spec"
+} > "$spec"
+
 # _sourcedir: the sources above, never the network.
-rpmbuild -bb --quiet "${extra[@]}" \
+rpmbuild -ba --quiet "${extra[@]}" \
   --define "_topdir $topdir" \
   --define "_sourcedir $sources" \
-  --define "nc_version $rpm_version" \
-  --define "nc_bundled_licenses $bundled_licenses" \
-  "$repo/packaging/rpm/node-check.spec" >&2
+  "$spec" >&2
 
-mkdir -p "$out_dir"
+# The binary RPM in OUT_DIR (so that `dnf install dist/*.rpm` installs just it), the source RPM
+# in OUT_DIR/srpm.
+mkdir -p "$out_dir/srpm"
 shopt -s nullglob
 built=("$topdir"/RPMS/noarch/*.rpm)
-[[ ${#built[@]} -gt 0 ]] || { echo "build-rpm: rpmbuild wrote no RPM" >&2; exit 1; }
-for rpm in "${built[@]}"; do
-  cp -p "$rpm" "$out_dir/"
-  printf '%s\n' "$out_dir/$(basename "$rpm")"
-done
+source_rpms=("$topdir"/SRPMS/*.src.rpm)
+[[ ${#built[@]} -eq 1 && ${#source_rpms[@]} -eq 1 ]] || { echo "build-rpm: rpmbuild did not write one RPM and one source RPM" >&2; exit 1; }
+cp -p "${built[0]}" "$out_dir/"
+cp -p "${source_rpms[0]}" "$out_dir/srpm/"
+printf '%s\n' "$out_dir/$(basename "${built[0]}")" "$out_dir/srpm/$(basename "${source_rpms[0]}")"

@@ -42,6 +42,7 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 
 /** Builds the RPM once per test file, into a directory removed when the file ends. */
 let built: string | undefined;
+let builtSource: string | undefined;
 function buildRpm(t: Test): string | undefined {
   if (built) return built;
   if (!existsSync(BUNDLE)) {
@@ -50,12 +51,13 @@ function buildRpm(t: Test): string | undefined {
   }
   const out = mkdtempSync(join(tmpdir(), 'node-check-rpm-test-'));
   rootTest.teardown(() => rmSync(out, { recursive: true, force: true }));
-  const result = run('bash', [join(REPO, 'scripts/build-rpm.sh'), out]);
+  // Run as npm runs it (package.json "package:rpm"): the script is executable, with its shebang.
+  const result = run(join(REPO, 'scripts/build-rpm.sh'), [out]);
   t.equal(result.code, 0, `scripts/build-rpm.sh: ${result.stderr}`);
   const paths = result.stdout.split('\n').filter(Boolean);
-  t.same(paths, [join(out, `node-check-${VERSION}-1.noarch.rpm`)], 'one noarch RPM, named after package.json');
-  if (result.code !== 0 || paths.length !== 1 || !existsSync(paths[0]!)) return undefined;
-  built = paths[0]!;
+  t.same(paths, [join(out, `node-check-${VERSION}-1.noarch.rpm`), join(out, 'srpm', `node-check-${VERSION}-1.src.rpm`)], 'a noarch RPM and its source RPM, named after package.json');
+  if (result.code !== 0 || paths.length !== 2 || !paths.every((p) => existsSync(p))) return undefined;
+  [built, builtSource] = paths;
   return built;
 }
 const rootTest = t;
@@ -207,6 +209,27 @@ t.test('requirements: nodejs >= 1:20 and util-linux; RHEL\'s nodejs 1:16 does no
   t.same(missingNodejs('16.20.2'), [`nodejs >= 1:20 is needed by node-check-${VERSION}-1.noarch`], 'nodejs 1:16 (RHEL 9 default) is refused');
   t.same(missingNodejs('20.11.1'), [], 'nodejs 1:20 (the nodejs:20 module stream) satisfies it');
   t.same(missingNodejs('22.12.0'), [], 'nodejs 1:22 satisfies it');
+});
+
+t.test('the source RPM rebuilds, offline and without build-rpm.sh, into the same package', async (t) => {
+  if (!requireTools(t, ['rpmbuild', 'rpm'])) return;
+  const path = buildRpm(t);
+  if (!path || !builtSource) return;
+  const sources = rpm(['-qlp', builtSource]);
+  t.ok(sources.includes('node-check.spec') && sources.includes('node-check.bundle.cjs') && sources.includes('bundled.inc'), 'spec and every source inside');
+  const top = t.testdir({});
+  // As build-rpm.sh does on a host without the systemd rpm macros or an rpm database of its own.
+  const haveMacros = run('rpm', ['--eval', '%{?systemd_post:defined}']).stdout.trim() === 'defined';
+  const options = [...(haveMacros ? [] : ['--load', join(REPO, 'packaging/rpm/macros.systemd-fallback')]), ...(run('rpm', ['-q', 'rpm']).code === 0 ? [] : ['--nodeps'])];
+  const rebuilt = run('rpmbuild', ['--rebuild', '--quiet', ...options, '--define', `_topdir ${top}`, builtSource]);
+  t.equal(rebuilt.code, 0, `rpmbuild --rebuild: ${rebuilt.stderr}`);
+  const again = join(top, 'RPMS', 'noarch', `node-check-${VERSION}-1.noarch.rpm`);
+  if (!existsSync(again)) return;
+  // path, size, digest, mode, owner, group, flags (not mtime): the same files, and the same header facts.
+  const payload = (p: string) => rpm(['-qp', '--dump', p]).map((l) => l.split(' ')).map((f) => [f[0], f[1], f[3], f[4], f[5], f[6], f[7], f[8], f[10]].join(' '));
+  t.same(payload(again), payload(path), 'same files, byte for byte');
+  const facts = (p: string) => rpm(['-qp', '--qf', '%{NVRA} %{LICENSE}\n', '--requires', '--provides', '--scripts', p]);
+  t.same(facts(again), facts(path), 'same name, licence, requirements, provides and scriptlets');
 });
 
 /** The scriptlets by name, as `rpm -qp --scripts` prints them. */
