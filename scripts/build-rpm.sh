@@ -44,6 +44,7 @@ cp -p "$bundle" "$repo/dist/node-check.bundle.cjs" "$repo/dist/node-check.bundle
 
 # What the bundle contains, from scripts/build.mjs: one `Provides: bundled(npm(NAME)) = VERSION`
 # per package (as Fedora's and RHEL's guidelines ask of bundled code), and their licences.
+# shellcheck disable=SC2016 # ${…} below is JavaScript's, not the shell's
 node -e '
   const packages = require(process.argv[1]);
   const lines = packages.map((p) => `Provides: bundled(npm(${p.name})) = ${p.version}`);
