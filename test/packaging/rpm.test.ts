@@ -138,7 +138,6 @@ t.test('the packaged files are the repository files, byte for byte', async (t) =
     return [file!, digest!] as const;
   }));
   const sources: Record<string, string> = {
-    '/usr/lib/node-check/node-check.cjs': 'dist/node-check.cjs',
     '/usr/lib/node-check/node-check.bundle.cjs': 'dist/node-check.bundle.cjs',
     '/usr/lib/node-check/node-check.bundle.cjs.map': 'dist/node-check.bundle.cjs.map',
     '/usr/lib/systemd/system/kubelet.service.d/90-node-check.conf': 'systemd/kubelet.service.d/90-node-check.conf',
@@ -153,7 +152,10 @@ t.test('the packaged files are the repository files, byte for byte', async (t) =
   }
   const thirdParty = [...digests.keys()].find((p) => p.endsWith('/THIRD_PARTY_LICENSES'));
   t.equal(digests.get(thirdParty!), sha256(join(REPO, 'dist/THIRD_PARTY_LICENSES')), `${thirdParty} = dist/THIRD_PARTY_LICENSES`);
-  t.equal(readFileSync(BUNDLE, 'utf8').split('\n')[0], '#!/usr/bin/env node', 'so the launcher keeps its shebang');
+  // The launcher, but for its interpreter: the system Node.js, never `env node`.
+  const launcher = readFileSync(BUNDLE, 'utf8');
+  t.equal(launcher.split('\n')[0], '#!/usr/bin/env node', 'dist/node-check.cjs as built');
+  t.equal(digests.get('/usr/lib/node-check/node-check.cjs'), createHash('sha256').update(launcher.replace(/^#!\/usr\/bin\/env node\n/, '#!/usr/bin/node\n')).digest('hex'), 'the launcher with #!/usr/bin/node');
 });
 
 t.test('config.yaml is %config(noreplace), docs and licence are marked as such', async (t) => {
@@ -183,7 +185,9 @@ t.test('requirements: nodejs >= 1:20 and util-linux; RHEL\'s nodejs 1:16 does no
   );
   t.ok(requires.includes('nodejs >= 1:20'), 'nodejs >= 1:20');
   t.ok(requires.includes('util-linux'), 'util-linux (logger)');
-  const unexpected = requires.filter((r) => !['nodejs >= 1:20', 'util-linux', '/bin/sh', '/usr/bin/env'].includes(r) && !/^rpmlib\(|^config\(node-check\) = /.test(r));
+  t.ok(requires.includes('/usr/bin/node'), "the launcher's interpreter");
+  t.notOk(requires.includes('/usr/bin/env'), 'no #!/usr/bin/env');
+  const unexpected = requires.filter((r) => !['nodejs >= 1:20', 'util-linux', '/bin/sh', '/usr/bin/node'].includes(r) && !/^rpmlib\(|^config\(node-check\) = /.test(r));
   t.same(unexpected, [], 'nothing else but rpmlib() and scriptlet/interpreter paths');
 
   // Fedora and RHEL build nodejs with Epoch 1 (nodejs.spec: %global nodejs_epoch 1). Stand-in
@@ -209,6 +213,17 @@ t.test('requirements: nodejs >= 1:20 and util-linux; RHEL\'s nodejs 1:16 does no
   t.same(missingNodejs('16.20.2'), [`nodejs >= 1:20 is needed by node-check-${VERSION}-1.noarch`], 'nodejs 1:16 (RHEL 9 default) is refused');
   t.same(missingNodejs('20.11.1'), [], 'nodejs 1:20 (the nodejs:20 module stream) satisfies it');
   t.same(missingNodejs('22.12.0'), [], 'nodejs 1:22 satisfies it');
+});
+
+t.test('rpmlint: nothing beyond the filters explained in node-check.rpmlintrc', async (t) => {
+  if (!requireTools(t, ['rpmbuild', 'rpm', 'rpmlint'])) return;
+  const path = buildRpm(t);
+  if (!path || !builtSource) return;
+  const lint = run('rpmlint', ['-r', join(REPO, 'packaging/rpm/node-check.rpmlintrc'), path, builtSource]);
+  const clean = /\b2 packages and 0 specfiles checked; 0 errors, 0 warnings\b/;
+  if (lint.code !== 0 || !clean.test(lint.stdout)) t.comment(`${lint.stdout}${lint.stderr}`);
+  t.equal(lint.code, 0, 'rpmlint exits 0');
+  t.match(lint.stdout, clean, 'the RPM and the source RPM: 0 errors, 0 warnings');
 });
 
 t.test('the source RPM rebuilds, offline and without build-rpm.sh, into the same package', async (t) => {
@@ -335,6 +350,7 @@ t.test('installed, upgraded and erased in a scratch root: paths, modes, scriptle
   t.same(calls(), [`install-system-units ${UNITS}`], 'install: %systemd_post presets both units');
   t.equal(readlinkSync(at('usr/bin/node-check')), '../lib/node-check/node-check.cjs');
   t.equal(mode('usr/lib/node-check/node-check.cjs'), '755', 'launcher 0755');
+  t.equal(readFileSync(at('usr/lib/node-check/node-check.cjs'), 'utf8').split('\n')[0], '#!/usr/bin/node', 'run by the system Node.js');
   for (const file of ['usr/lib/node-check/node-check.bundle.cjs', 'usr/lib/node-check/node-check.bundle.cjs.map', 'usr/lib/systemd/system/node-check.service',
     'usr/lib/systemd/system/node-check-precheck.service', 'usr/lib/systemd/system/kubelet.service.d/90-node-check.conf', 'etc/node-check/config.yaml']) {
     t.equal(mode(file), '644', `${file} 0644`);
