@@ -30,9 +30,11 @@ config="${NODE_CHECK_CONFIG:-/etc/node-check/config.yaml}"
 # Bound on one run (kubelet's start waits for it): podman's --timeout stops the container, and
 # `timeout` the podman client 2 s later.
 budget="${NODE_CHECK_PODMAN_TIMEOUT:-10}"
-# Bounds on pulling: attempts, and seconds per attempt (the pull unit's TimeoutStartSec= bounds all).
+# Bounds on pulling: attempts, seconds per attempt, and the pause before the next attempt (times
+# the attempt's number); the pull unit's TimeoutStartSec= bounds the whole.
 pull_attempts=3
 pull_budget=20
+pull_pause="${NODE_CHECK_PULL_PAUSE:-5}"
 authfile=/var/lib/kubelet/config.json
 catalog=/usr/local/lib/systemd/catalog/node-check.catalog
 catalog_db=/var/lib/systemd/catalog/database
@@ -53,7 +55,7 @@ pull_image() {
   [[ -f $authfile ]] && auth=(--authfile "$authfile")
   for ((attempt = 1; attempt <= pull_attempts; attempt++)); do
     timeout --kill-after=5 "$pull_budget" podman pull --quiet "${auth[@]}" "$image" >/dev/null && return 0
-    ((attempt < pull_attempts)) && sleep $((attempt * 5))
+    ((attempt < pull_attempts)) && sleep $((attempt * pull_pause))
   done
   echo "<3>node-check: could not pull $image ($pull_attempts attempts); kubelet's preflight says \"cannot tell\" until it is here (node-check pull-image)" >&2
   return 1
