@@ -23,6 +23,7 @@ mkdir -p /run/systemd/journald.conf.d
 printf '[Journal]\nStorage=volatile\nRateLimitBurst=0\n' >/run/systemd/journald.conf.d/node-check-test.conf
 /lib/systemd/systemd-journald &
 journald=$!
+# shellcheck disable=SC2317 # called by the EXIT trap
 stop_journald() {
   # SIGTERM: journald syncs to /run/log/journal before it exits.
   kill -TERM "$journald" 2>/dev/null || true
