@@ -7,13 +7,15 @@
 //
 // The image must be given by digest: a tag can move, and every node of the pool must run the
 // image that was tested. Nothing is generated into the repository (packaging/openshift/README.md).
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+// Exit codes: 0, 64 usage error (no --image, not a digest, bad option), 73 --output not writable.
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const USAGE = 'usage: node scripts/gen-openshift.mjs --image REPOSITORY@sha256:DIGEST [--role worker|master] [--output FILE]';
 const EX_USAGE = 64;
+const EX_CANTCREAT = 73;
 // A registry/repository path (lowercase, as the distribution spec requires), an optional tag,
 // and a sha256 digest.
 const DIGEST_REFERENCE = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[0-9]+)?(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+(?::[\w][\w.-]{0,127})?@sha256:[0-9a-f]{64}$/;
@@ -112,7 +114,13 @@ if (options.output === undefined) {
 } else {
   // Atomic: a temp file in the same directory, renamed over the target.
   const temp = join(dirname(options.output), `.${basename(options.output)}.${process.pid}.tmp`);
-  writeFileSync(temp, machineConfig, { mode: 0o644, flag: 'wx' });
-  renameSync(temp, options.output);
+  try {
+    writeFileSync(temp, machineConfig, { mode: 0o644, flag: 'wx' });
+    renameSync(temp, options.output);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    process.stderr.write(`gen-openshift: cannot write ${options.output}: ${error.message}\n`);
+    process.exit(EX_CANTCREAT);
+  }
   process.stderr.write(`wrote ${options.output}\n`);
 }

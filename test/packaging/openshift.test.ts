@@ -131,6 +131,11 @@ t.test('--output writes the same MachineConfig; --role master', async (t) => {
   t.equal(generate(['--image', DIGEST_IMAGE, '--output', output]).code, 0);
   t.equal(readFileSync(output, 'utf8'), generated.stdout, 'replaces an existing file');
 
+  const unwritable = generate(['--image', DIGEST_IMAGE, '--output', join(dir, 'absent', 'mc.yaml')]);
+  t.equal(unwritable.code, 73, 'an unwritable --output: 73');
+  t.match(unwritable.stderr, new RegExp(`^gen-openshift: cannot write ${join(dir, 'absent', 'mc.yaml')}: ENOENT`, 'm'), 'names the file');
+  t.notMatch(unwritable.stderr, /\n\s+at /, 'no stack trace');
+
   const master = parse(generate(['--image', DIGEST_IMAGE, '--role', 'master']).stdout) as MachineConfigDoc;
   t.equal(master.metadata.name, '99-master-node-check');
   t.equal(master.metadata.labels['machineconfiguration.openshift.io/role'], 'master');
