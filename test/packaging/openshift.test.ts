@@ -284,6 +284,7 @@ t.test('the serve manifests: kinds, apiVersions and how they fit together', asyn
 
 t.test('the Containerfile', async (t) => {
   t.match(repoFile('packaging/openshift/Containerfile'), /^COPY dist\/node-check\.cjs dist\/node-check\.bundle\.cjs \/usr\/lib\/node-check\/$/m, 'the Containerfile copies the launcher and the bundle');
+  t.match(repoFile('packaging/openshift/Containerfile'), /^COPY LICENSE dist\/THIRD_PARTY_LICENSES \/usr\/share\/licenses\/node-check\/$/m, 'and the licence texts');
   t.match(repoFile('packaging/openshift/Containerfile'), /^ARG BASE=registry\.access\.redhat\.com\/ubi9\/nodejs-22-minimal\S*\nFROM \$\{BASE\}$/m, 'Node.js 22 by default, any base by --build-arg BASE');
 });
 

@@ -25,7 +25,8 @@ import { missingForNodes, requireTools, skipLoudly, toolPath } from '../harness/
 import { callsOf, writeStub } from './sandbox.js';
 
 const repoPath = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
-const BUNDLE = ['dist/node-check.cjs', 'dist/node-check.bundle.cjs'];
+/** What the Containerfile copies from the repository (after `node scripts/build.mjs`). */
+const BUNDLE = ['dist/node-check.cjs', 'dist/node-check.bundle.cjs', 'dist/node-check.bundle.cjs.map', 'dist/THIRD_PARTY_LICENSES', 'LICENSE'];
 const JOURNALD = '/lib/systemd/systemd-journald';
 const FIXTURES = repoPath('test/fixtures/nodes');
 const WILL_START = 'ocp-4.16-aws-worker'; // kubelet 1.29.6 starts
@@ -215,6 +216,17 @@ t.test('the RHCOS image and wrapper, with real podman and journald', async (t) =
   }
   const setup = await setUp(t);
   if (setup === undefined) return;
+
+  t.test('the image: node-check, its source map and licences, logger, the warmed code cache', async (t) => {
+    const inImage = (script: string) =>
+      sh([toolPath('podman')!, 'run', '--rm', '--pull=never', '--net=none', '--entrypoint', '/bin/sh', setup.image, '-c', script], setup.env, 'podman run');
+    t.equal(inImage('node-check --version').trim(), (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version, 'node-check --version');
+    t.equal(inImage('cat /usr/share/licenses/node-check/THIRD_PARTY_LICENSES'), readFileSync(repoPath('dist/THIRD_PARTY_LICENSES'), 'utf8'), 'THIRD_PARTY_LICENSES');
+    t.equal(inImage('cat /usr/share/licenses/node-check/LICENSE'), readFileSync(repoPath('LICENSE'), 'utf8'), 'LICENSE');
+    t.equal(inImage('wc -c < /usr/lib/node-check/node-check.bundle.cjs.map').trim(), String(statSync(repoPath('dist/node-check.bundle.cjs.map')).size), 'the source map');
+    t.match(inImage('logger --help'), /--journald/, 'logger --journald');
+    t.match(inImage('ls /var/cache/node-check'), /\.preflight\..*\.v8cache/, 'preflight\'s V8 code cache, made at build time');
+  });
 
   t.test('a node whose kubelet will start: exit 0, within the budget', async (t) => {
     const host = makeHost(t, setup, 'starts', WILL_START, '1.29.6');
