@@ -11,7 +11,8 @@
 // What stays a stand-in: the host's `kubelet --version` and `systemctl` (no systemd runs here as
 // PID 1; the reload is recorded, not done). podman uses this file's own storage, runtime
 // directories and CONTAINERS_CONF (runc, lowered ulimits: Debian's podman 4.3.1 with crun fails on
-// hybrid cgroups), never the machine's.
+// hybrid cgroups), and every podman call runs with /run, /var/lib and /var/tmp redirected into this
+// file's temp directory (rhcos-host.sh): the machine's own podman state is never touched.
 import t, { type Test } from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -60,6 +61,19 @@ interface Setup {
   readonly image: string;
   /** The wrapper as the generated MachineConfig installs it (/usr/local/bin/node-check). */
   readonly wrapper: string;
+  /** argv wrapped to run where the images were built (onHost). */
+  inBuild(argv: readonly string[]): string[];
+}
+
+/**
+ * Runs `argv` with podman's host paths (/run, /var/lib, /var/tmp) redirected into `scratch`, and
+ * `files` over /etc and /usr (rhcos-host.sh): every podman call of this file goes through here.
+ */
+function onHost(files: string, scratch: string, argv: readonly string[]): string[] {
+  mkdirSync(join(scratch, 'run'), { recursive: true });
+  mkdirSync(join(scratch, 'var'), { recursive: true });
+  mkdirSync(files, { recursive: true });
+  return [toolPath('unshare')!, '--mount', '--propagation', 'private', toolPath('bash')!, repoPath('test/packaging/rhcos-host.sh'), files, join(scratch, 'run'), join(scratch, 'var'), ...argv];
 }
 
 function sh(argv: readonly string[], env: NodeJS.ProcessEnv, what: string, input?: string): string {
@@ -114,24 +128,26 @@ async function setUp(t: Test): Promise<Setup | undefined> {
     return undefined;
   }
   const started = Date.now();
+  const build = join(dir, 'build');
+  const inBuild = (argv: readonly string[]) => onHost(join(build, 'files'), build, argv);
   // The base: the cached root plus this Node.js as /usr/bin/node, imported as one layer.
   sh(
-    ['/bin/bash', '-o', 'pipefail', '-c', 'tar -C "$1" -c . -C "$2" --transform "s|^$3\\$|usr/bin/node|" "$3" | podman import - localhost/node-check-test-base:latest >/dev/null', 'import', root.dir, dirname(process.execPath), basename(process.execPath)],
+    inBuild(['/bin/bash', '-o', 'pipefail', '-c', 'tar -C "$1" -c . -C "$2" --transform "s|^$3\\$|usr/bin/node|" "$3" | podman import - localhost/node-check-test-base:latest >/dev/null', 'import', root.dir, dirname(process.execPath), basename(process.execPath)]),
     env,
     'podman import of the base',
   );
   const context = join(dir, 'context');
   mkdirSync(join(context, 'dist'), { recursive: true });
   for (const file of BUNDLE) cpSync(repoPath(file), join(context, file));
-  const build = (tag: string, containerfile: string, args: readonly string[] = []) =>
-    sh([podman, 'build', '--pull=never', '--network=none', '--quiet', ...args, '-f', containerfile, '-t', tag, context], env, `podman build ${tag}`);
-  build('localhost/node-check:test', repoPath('packaging/openshift/Containerfile'), ['--build-arg', 'BASE=localhost/node-check-test-base:latest']);
+  const buildImage = (tag: string, containerfile: string, args: readonly string[] = []) =>
+    sh(inBuild([podman, 'build', '--pull=never', '--network=none', '--quiet', ...args, '-f', containerfile, '-t', tag, context]), env, `podman build ${tag}`);
+  buildImage('localhost/node-check:test', repoPath('packaging/openshift/Containerfile'), ['--build-arg', 'BASE=localhost/node-check-test-base:latest']);
   // The same image whose node-check never answers: for the budget.
   writeFileSync(join(dir, 'Containerfile.hang'), 'FROM localhost/node-check:test\nENTRYPOINT ["/bin/sh", "-c", "sleep 60", "--"]\n');
-  build('localhost/node-check-hang:test', join(dir, 'Containerfile.hang'));
+  buildImage('localhost/node-check-hang:test', join(dir, 'Containerfile.hang'));
   t.comment(`base imported and images built in ${Date.now() - started} ms`);
 
-  const digest = sh([podman, 'image', 'inspect', '--format', '{{.Digest}}', 'localhost/node-check:test'], env, 'podman image inspect').trim();
+  const digest = sh(inBuild([podman, 'image', 'inspect', '--format', '{{.Digest}}', 'localhost/node-check:test']), env, 'podman image inspect').trim();
   t.match(digest, /^sha256:[0-9a-f]{64}$/, 'the built image has a digest');
   const image = `localhost/node-check@${digest}`;
 
@@ -142,7 +158,7 @@ async function setUp(t: Test): Promise<Setup | undefined> {
   const wrapper = join(dir, 'node-check');
   writeFileSync(wrapper, Buffer.from(source.replace(/^data:[^,]*;base64,/, ''), 'base64'));
   chmodSync(wrapper, 0o755);
-  return { dir, env, image, wrapper };
+  return { dir, env, image, wrapper, inBuild };
 }
 
 /** A stand-in RHCOS host: a node fixture's files, a kubelet that prints `kubeletVersion`, an empty /run. */
@@ -151,8 +167,8 @@ function makeHost(t: Test, setup: Setup, name: string, fixture: string, kubeletV
   const files = join(dir, 'files');
   const run = join(dir, 'run');
   const bin = join(dir, 'bin');
-  mkdirSync(run, { recursive: true });
-  mkdirSync(bin);
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(run);
   cpSync(join(FIXTURES, fixture, 'root'), files, { recursive: true });
   // kubelet and the kubenswrapper the unit's ExecStart= names, where the host has them.
   const kubelet = `#!/bin/sh\necho 'Kubernetes v${kubeletVersion}'\n`;
@@ -174,11 +190,8 @@ function makeHost(t: Test, setup: Setup, name: string, fixture: string, kubeletV
       const podmanBefore = callsOf(podmanDir, 'podman').length;
       const systemctlBefore = callsOf(bin, 'systemctl').length;
       const started = Date.now();
-      const result = spawnSync(
-        toolPath('unshare')!,
-        ['--mount', '--propagation', 'private', toolPath('bash')!, repoPath('test/packaging/rhcos-host.sh'), files, run, toolPath('bash')!, setup.wrapper, ...args],
-        { env: { ...setup.env, PATH: `${bin}:${setup.env.PATH}`, ...env }, encoding: 'utf8', timeout: 120_000 },
-      );
+      const [file, ...argv] = onHost(files, dir, [toolPath('bash')!, setup.wrapper, ...args]);
+      const result = spawnSync(file!, argv, { env: { ...setup.env, PATH: `${bin}:${setup.env.PATH}`, ...env }, encoding: 'utf8', timeout: 120_000 });
       if (result.error) throw result.error;
       return {
         code: result.status,
@@ -219,7 +232,7 @@ t.test('the RHCOS image and wrapper, with real podman and journald', async (t) =
 
   t.test('the image: node-check, its source map and licences, logger, the warmed code cache', async (t) => {
     const inImage = (script: string) =>
-      sh([toolPath('podman')!, 'run', '--rm', '--pull=never', '--net=none', '--entrypoint', '/bin/sh', setup.image, '-c', script], setup.env, 'podman run');
+      sh(setup.inBuild([toolPath('podman')!, 'run', '--rm', '--pull=never', '--net=none', '--entrypoint', '/bin/sh', setup.image, '-c', script]), setup.env, 'podman run');
     t.equal(inImage('node-check --version').trim(), (JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version, 'node-check --version');
     t.equal(inImage('cat /usr/share/licenses/node-check/THIRD_PARTY_LICENSES'), readFileSync(repoPath('dist/THIRD_PARTY_LICENSES'), 'utf8'), 'THIRD_PARTY_LICENSES');
     t.equal(inImage('cat /usr/share/licenses/node-check/LICENSE'), readFileSync(repoPath('LICENSE'), 'utf8'), 'LICENSE');

@@ -4,13 +4,15 @@
 #   - the files of HOST_FILES/etc and HOST_FILES/usr lie over /etc and /usr (a read-only overlay:
 #     the node's kubelet unit, drop-ins, provider config and plugin directory at their real paths);
 #   - RUN_DIR is the host's /run, and a real systemd-journald listens on /run/systemd/journal
-#     (volatile storage: RUN_DIR/log/journal).
+#     (volatile storage: RUN_DIR/log/journal);
+#   - writes under /var/lib (podman's blob info cache, /var/lib/containers/cache) go to an overlay
+#     whose upper layer is in VAR_DIR, and VAR_DIR/tmp is /var/tmp (podman's image copies).
 # Nothing of this machine is changed: every mount dies with the namespace.
 #
-# usage: unshare --mount --propagation private bash rhcos-host.sh HOST_FILES RUN_DIR COMMAND...
+# usage: unshare --mount --propagation private bash rhcos-host.sh HOST_FILES RUN_DIR VAR_DIR COMMAND...
 set -euo pipefail
-files=$1 run=$2
-shift 2
+files=$1 run=$2 var=$3
+shift 3
 
 for top in etc usr; do
   if [[ -d $files/$top ]]; then
@@ -18,6 +20,9 @@ for top in etc usr; do
   fi
 done
 mount --bind "$run" /run
+mkdir -p "$var/lib.upper" "$var/lib.work" "$var/tmp"
+mount -t overlay overlay -o "lowerdir=/var/lib,upperdir=$var/lib.upper,workdir=$var/lib.work" /var/lib
+mount --bind "$var/tmp" /var/tmp
 
 mkdir -p /run/systemd/journald.conf.d
 printf '[Journal]\nStorage=volatile\nRateLimitBurst=0\n' >/run/systemd/journald.conf.d/node-check-test.conf
