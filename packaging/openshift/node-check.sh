@@ -39,6 +39,17 @@ authfile=/var/lib/kubelet/config.json
 catalog=/usr/local/lib/systemd/catalog/node-check.catalog
 catalog_db=/var/lib/systemd/catalog/database
 
+# A line on stderr at syslog priority $1; the "<N>" prefix only when stderr is the journal
+# (kubelet's ExecStartPre=, the pull unit: $JOURNAL_STREAM names it), never on a terminal.
+say() {
+  local priority=$1
+  shift
+  if [[ -n ${JOURNAL_STREAM:-} && $(stat -L -c '%d:%i' "/proc/$$/fd/2" 2>/dev/null) == "$JOURNAL_STREAM" ]]; then
+    printf '<%s>' "$priority" >&2
+  fi
+  printf 'node-check: %s\n' "$*" >&2
+}
+
 # The fallback drop-ins node-check may write, with their contents: a change means a reload.
 fallback_state() {
   local dropin
@@ -57,7 +68,7 @@ pull_image() {
     timeout --kill-after=5 "$pull_budget" podman pull --quiet "${auth[@]}" "$image" >/dev/null && return 0
     ((attempt < pull_attempts)) && sleep $((attempt * pull_pause))
   done
-  echo "<3>node-check: could not pull $image ($pull_attempts attempts); kubelet's preflight says \"cannot tell\" until it is here (node-check pull-image)" >&2
+  say 3 "could not pull $image ($pull_attempts attempts); kubelet's preflight says \"cannot tell\" until it is here (node-check pull-image)"
   return 1
 }
 
@@ -98,7 +109,7 @@ after="$(fallback_state)"
 
 if [[ $before != "$after" ]]; then
   if ! systemctl daemon-reload; then
-    echo "<4>node-check: systemctl daemon-reload failed; the fallback change applies from the next reload" >&2
+    say 4 "systemctl daemon-reload failed; the fallback change applies from the next reload"
   fi
 fi
 
@@ -106,10 +117,10 @@ case $rc in
   0 | 1 | 2 | 64) exit "$rc" ;;
 esac
 if ((SECONDS - started >= budget)); then
-  echo "<4>node-check: no answer within ${budget} s (podman exit $rc)" >&2
+  say 4 "no answer within ${budget} s (podman exit $rc)"
 elif ! podman image exists "$image"; then
-  echo "<4>node-check: image $image is not on this node; node-check-image-pull.service pulls it before kubelet (now: node-check pull-image)" >&2
+  say 4 "image $image is not on this node; node-check-image-pull.service pulls it before kubelet (now: node-check pull-image)"
 else
-  echo "<4>node-check: podman run $image failed (exit $rc)" >&2
+  say 4 "podman run $image failed (exit $rc)"
 fi
 exit 2

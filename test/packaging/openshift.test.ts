@@ -306,6 +306,8 @@ t.test('the wrapper: podman arguments, exit codes, and a reload only when the fa
     /** Exit code of `podman image exists` (default 0: the image is on the node). */
     readonly imageExists?: number;
     readonly env?: Readonly<Record<string, string>>;
+    /** Run with $JOURNAL_STREAM naming the wrapper's stderr, as systemd does for ExecStartPre=. */
+    readonly journalStream?: boolean;
   }
 
   const wrapper = (c: Case) => {
@@ -326,7 +328,8 @@ t.test('the wrapper: podman arguments, exit codes, and a reload only when the fa
       NODE_CHECK_CONFIG: c.withConfig ? join(dir, 'config.yaml') : join(dir, 'absent.yaml'),
       ...c.env,
     };
-    const result = runInPrivateRun([toolPath('bash')!, installed, ...c.args], { env, ...(c.before ? { setup: c.before } : {}) });
+    const asUnit = c.journalStream ? [toolPath('bash')!, '-c', 'JOURNAL_STREAM=$(stat -L -c %d:%i /proc/$$/fd/2) exec "$@"', 'unit'] : [];
+    const result = runInPrivateRun([...asUnit, toolPath('bash')!, installed, ...c.args], { env, ...(c.before ? { setup: c.before } : {}) });
     let argv: string[] = [];
     try {
       argv = readFileSync(argvFile, 'utf8').split('\n').slice(0, -1);
@@ -363,10 +366,14 @@ t.test('the wrapper: podman arguments, exit codes, and a reload only when the fa
 
   const podmanFailed = wrapper({ args: ['preflight'], podmanExit: 125 });
   t.equal(podmanFailed.code, 2, 'podman\'s own failure is "cannot tell", never a verdict');
-  t.match(podmanFailed.stderr, /^<4>node-check: podman run .* failed \(exit 125\)$/m);
+  t.match(podmanFailed.stderr, /^node-check: podman run .* failed \(exit 125\)$/m, 'says why, with no "<N>" on a terminal or pipe');
+  const inJournal = wrapper({ args: ['preflight'], podmanExit: 125, journalStream: true });
+  t.match(inJournal.stderr, /^<4>node-check: podman run .* failed \(exit 125\)$/m, 'a "<4>" prefix when stderr is the journal');
+  const otherStream = wrapper({ args: ['preflight'], podmanExit: 125, env: { JOURNAL_STREAM: '1:1' } });
+  t.match(otherStream.stderr, /^node-check: podman run/m, 'not when $JOURNAL_STREAM names another stream (inherited)');
   const noImage = wrapper({ args: ['preflight'], podmanExit: 125, imageExists: 1 });
   t.equal(noImage.code, 2, 'no image: "cannot tell"');
-  t.match(noImage.stderr, /^<4>node-check: image \S+ is not on this node; node-check-image-pull\.service pulls it before kubelet \(now: node-check pull-image\)$/m);
+  t.match(noImage.stderr, /^node-check: image \S+ is not on this node; node-check-image-pull\.service pulls it before kubelet \(now: node-check pull-image\)$/m);
   t.notOk(noImage.podman.some((call) => call.startsWith('pull')), 'and no pull on kubelet\'s start path');
   const pulled = wrapper({ args: ['pull-image'] });
   t.same([pulled.code, pulled.podman], [0, [`image exists ${DIGEST_IMAGE}`]], 'pull-image: nothing to pull when the image is here');
