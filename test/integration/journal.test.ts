@@ -16,7 +16,7 @@ import { requireNodes } from '../harness/tools.js';
 import { acrMissing, BIN_DIR, hostile } from '../sinks/reports.js';
 
 const CATALOG = readFileSync(new URL('../../systemd/node-check.catalog', import.meta.url), 'utf8');
-const context = { unit: 'kubelet.service' };
+const context = { unit: 'kubelet.service', pid: 4321 };
 
 /** Our fields as journalctl -o json shows them: a string, or an array for a repeated field. */
 function expectedFields(entry: JournalEntry): Record<string, JournalValue> {
@@ -47,7 +47,7 @@ async function journalProbeBundle(): Promise<string> {
 import { writeJournal } from ${here('../../src/sinks/journal.ts')};
 import { acrMissing } from ${here('../sinks/reports.ts')};
 const [socketPath] = process.argv.slice(2);
-const entries = journalEntriesFor(acrMissing(), { unit: 'kubelet.service' });
+const entries = journalEntriesFor(acrMissing(), { unit: 'kubelet.service', pid: 4321 });
 const where = await writeJournal(entries, { socketPath, timeoutMs: 20000, stderr: (text) => process.stderr.write(text) });
 process.stdout.write(where + '\\n');
 `,
@@ -151,7 +151,7 @@ t.test('inside a booted node: entries, the logger contract, writeJournal and the
     t.match(text, `Plugin: "acr-credential-provider" at ${BIN_DIR}/acr-credential-provider`, '@NODE_CHECK_PROVIDER@ and @NODE_CHECK_PATH@ are filled in');
     t.match(text, `Kubelet logs: err="plugin binary executable ${BIN_DIR}/acr-credential-provider did not exist"`);
     t.match(text, 'How to fix it: Install the plugin');
-    t.match(text, 'Documentation: https://github.com/node-check/node-check/blob/main/docs/findings.md#plugin-binary-missing');
+    t.match(text, 'Documentation: file:///usr/share/doc/node-check/findings.md#plugin-binary-missing');
     t.notMatch(text, /@NODE_CHECK_/, 'no substitution left unfilled');
   });
 });

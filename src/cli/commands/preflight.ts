@@ -44,7 +44,7 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
         }
       }
       if (settings.journal) {
-        const entries = journalEntriesFor(report, { unit: settings.unit });
+        const entries = journalEntriesFor(report, { unit: settings.unit, pid: process.pid });
         known.pendingJournal = entries;
         if (entries.length > 0) await writeJournal(entries, { timeoutMs: remainingMs(), stderr: io.stderr, objectPid: process.pid });
         known.pendingJournal = undefined;

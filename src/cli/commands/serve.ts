@@ -76,7 +76,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     state.checkedAt = Date.now();
     const key = answerKey(report);
     if (key !== state.answerKey) {
-      const entries = journalEntriesFor(report, { unit: settings.unit });
+      const entries = journalEntriesFor(report, { unit: settings.unit, pid: process.pid });
       if (settings.journal && entries.length > 0) await writeJournal(entries, { timeoutMs: 5000, stderr: io.stderr, objectPid: process.pid });
       io.stderr(`node-check: ${state.answerKey === undefined ? 'first check' : 'answer changed'}: kubelet ${report.kubeletWillStart === true ? 'is predicted to start' : report.kubeletWillStart === false ? 'will NOT start' : 'start cannot be predicted'}\n`);
       state.answerKey = key;
