@@ -9,6 +9,7 @@ import { exitCodeFor, ExitCode, type Report } from '../../model/report.js';
 import { runNodeCheck } from '../../run-node-check.js';
 import { withinBudget } from '../budget.js';
 import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
+import { forStderr } from '../stderr-priority.js';
 import { formatForStderr, journalEntriesFor, type JournalEntry } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { collapseRepeats } from '../../sinks/journal-collapse.js';
@@ -25,7 +26,7 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
   const remainingMs = () => Math.max(100, deadline - Date.now());
   const known: { report?: Report; pendingJournal?: readonly JournalEntry[] } = {};
   // Synchronous work cannot be interrupted by the timer below: past the grace, the process is killed.
-  const watchdog = armWatchdog(budgetMs + WATCHDOG_GRACE_MS, `<3>node-check: preflight overran its ${settings.timeoutSeconds} s budget in synchronous work; killed so that kubelet can start.\n`);
+  const watchdog = armWatchdog(budgetMs + WATCHDOG_GRACE_MS, forStderr(`<3>node-check: preflight overran its ${settings.timeoutSeconds} s budget in synchronous work; killed so that kubelet can start.\n`, io.stderrIsJournal === true));
 
   try {
     return await withinBudget(

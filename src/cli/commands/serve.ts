@@ -18,6 +18,7 @@ import { inClusterClient } from '../../overlay/cluster.js';
 
 import { withinBudget } from '../budget.js';
 import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
+import { forStderr } from '../stderr-priority.js';
 
 const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/local/lib/systemd/system', '/usr/lib/systemd/system', '/lib/systemd/system'];
 
@@ -42,7 +43,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
   const check = async (): Promise<void> => {
     const started = Date.now();
     // The budget of one check (issue 10): synchronous work past it kills serve; systemd restarts it.
-    const watchdog = armWatchdog(settings.timeoutSeconds * 1000 + WATCHDOG_GRACE_MS, `<3>node-check: a check overran its ${settings.timeoutSeconds} s budget in synchronous work; serve killed.\n`);
+    const watchdog = armWatchdog(settings.timeoutSeconds * 1000 + WATCHDOG_GRACE_MS, forStderr(`<3>node-check: a check overran its ${settings.timeoutSeconds} s budget in synchronous work; serve killed.\n`, io.stderrIsJournal === true));
     let report: Report;
     try {
       report = await withinBudget(settings.timeoutSeconds * 1000, () => runNodeCheck(settings, { applyFallback: false, timeoutMs: () => Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()) }), () => {
