@@ -7,7 +7,8 @@
  * Never in the way of the journal: a record that is missing, damaged, too big or from another
  * boot means "nothing written yet" and every entry is written; a root without /run (a file tree,
  * not a node) keeps no record. The directory is opened without following symlinks and the file
- * is replaced atomically (src/host/).
+ * is replaced atomically (src/host/). Two runs at once may lose one's update (never two of one
+ * unit: systemd runs a unit's commands in turn); the cost is at most one extra entry.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
