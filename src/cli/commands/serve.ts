@@ -12,6 +12,7 @@ import { renderMetrics } from '../../sinks/metrics.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
+import { boundConnections } from '../../serve/connection-limits.js';
 import { VERSION } from '../../version.js';
 import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
 import { inClusterClient } from '../../overlay/cluster.js';
@@ -119,6 +120,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: try /metrics or /healthz\n');
     }
   });
+  boundConnections(server);
 
   try {
     await listen(server, settings.listen);
