@@ -14,6 +14,7 @@ import { replaceFileAtomically, syncDirectory } from '../host/atomic-file.js';
 import { openDirectoryBelow, UnsafeDirectoryError, type DirHandle } from '../host/safe-dir.js';
 import type { FallbackAction, FallbackPlan } from './plan-types.js';
 import { isUnderRun, RUN_DIR } from './paths.js';
+import { describeErrno } from '../host/errno-text.js';
 
 export type FallbackStep =
   | { readonly kind: 'write'; readonly path: string; readonly content: string; readonly mode: number }
@@ -94,7 +95,7 @@ export function applySteps(steps: readonly FallbackStep[], root: string): { chan
         skipped.push(`not removing ${step.path}: ${error.message}; node-check wrote nothing there (check it by hand)`);
         continue;
       }
-      return withSkipped({ changed, problem: `${step.kind === 'write' ? 'writing' : 'removing'} ${step.path}: ${(error as Error).message}` });
+      return withSkipped({ changed, problem: `${step.kind === 'write' ? 'writing' : 'removing'} ${step.path}: ${describeErrno(error)}` });
     }
   }
   return withSkipped({ changed });

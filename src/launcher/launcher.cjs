@@ -62,11 +62,17 @@ function writeCache(data) {
     const temp = `${cacheFile}.${process.pid}.tmp`;
     const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
     try {
-      fs.writeSync(fd, data);
-    } finally {
-      fs.closeSync(fd);
+      try {
+        if (fs.writeSync(fd, data) !== data.length) throw new Error('short write');
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(temp, cacheFile);
+    } catch (error) {
+      // A full disk: no empty or partial temp file is left behind (issue 10, hostile write paths).
+      fs.rmSync(temp, { force: true });
+      throw error;
     }
-    fs.renameSync(temp, cacheFile);
   } catch {
     // A cache is an optimisation: never a reason to fail.
   }

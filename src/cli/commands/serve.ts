@@ -50,7 +50,9 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
         throw new Error(`the check ran out of its ${settings.timeoutSeconds} s budget`);
       });
       if (settings.autoRestore && report.fallback.active) {
-        const restored = await withinBudget(Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()), () => autoRestore(settings, report, io), () => undefined);
+        // A read-only or full /run (no lock, no removal) must not cost the check its answer.
+        const restoring = () => autoRestore(settings, report, io).catch((error: Error) => void io.stderr(`<4>node-check: fallback not restored: ${error.message}\n`));
+        const restored = await withinBudget(Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()), restoring, () => undefined);
         if (restored) report = restored;
       }
     } finally {
