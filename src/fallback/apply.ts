@@ -15,6 +15,7 @@ import { openDirectoryBelow, UnsafeDirectoryError, type DirHandle } from '../hos
 import type { FallbackAction, FallbackPlan } from './plan-types.js';
 import { isUnderRun, RUN_DIR } from './paths.js';
 import { describeErrno } from '../host/errno-text.js';
+import { killPoint } from '../host/kill-points.js';
 
 export type FallbackStep =
   | { readonly kind: 'write'; readonly path: string; readonly content: string; readonly mode: number }
@@ -118,6 +119,7 @@ function removeFile(root: string, nodePath: string): boolean {
   if (!dir) return false;
   try {
     fs.unlinkSync(path.join(dir.at, posix.basename(nodePath)));
+    killPoint(`remove:${posix.basename(nodePath)}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
@@ -135,6 +137,7 @@ function removeEmptyDir(root: string, nodePath: string): boolean {
   try {
     if (fs.lstatSync(target).isSymbolicLink()) return false;
     fs.rmdirSync(target);
+    killPoint(`rmdir:${posix.basename(nodePath)}`);
     syncDirectory(parent.at);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -16,6 +16,7 @@ import { LOCK_PATH } from './paths.js';
 import { removeAtExit } from '../host/exit-cleanup.js';
 import { openDirectoryBelow, type DirHandle } from '../host/safe-dir.js';
 import { describeErrno } from '../host/errno-text.js';
+import { killPoint } from '../host/kill-points.js';
 
 /** LOCK_PATH as the components opened below the root, and the file's name. */
 const LOCK_DIR_PARTS = path.posix.dirname(LOCK_PATH).split('/').filter(Boolean);
@@ -105,9 +106,11 @@ async function acquire(base: string, lockPath: string, options: LockOptions): Pr
     try {
       const fd = fs.openSync(lockAt, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
       try {
+        killPoint('lock:created');
         fs.writeFileSync(fd, content);
         fs.fsyncSync(fd);
         written = true;
+        killPoint('lock:held');
       } finally {
         fs.closeSync(fd);
         // ENOSPC and the like: no empty lock file is left for others to wait on (issue 10, item 12).
