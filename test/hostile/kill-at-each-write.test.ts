@@ -1,6 +1,6 @@
 /**
  * Issue 10, systematic guard: a kill (SIGKILL, as a power cut or the OOM killer) at each write step
- * of `fallback apply`, `fallback revert` and the textfile write. The steps are the kill points the
+ * of `fallback apply`, `fallback revert`, the textfile write and the launcher's V8 cache. The steps are the kill points the
  * process itself names (NODE_CHECK_TEST_KILL_AT=list, src/host/kill-points.ts), so a new write
  * step is covered without editing this test. After each kill, what systemd and node_exporter see
  * is the old state or the new one, never a mix (no drop-in pointing at a missing or partial
@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BIN_DIR, brokenAcrNode, ACR_CONFIG, CONFIG } from '../helpers/node-root.js';
-import { bundle, env, NO_CRASH } from './bundle.js';
+import { bundle, env, NO_CRASH, repo } from './bundle.js';
 
 const VERSION = ['--kubelet-version', '1.28.7'];
 const DROP_IN = 'run/systemd/system/kubelet.service.d/99-node-check-fallback.conf';
@@ -31,11 +31,11 @@ function twoProviderNode(root: string): string {
  * Output goes to files, not pipes: a killed preflight's watchdog (a sleeping sh, src/cli/watchdog.ts)
  * holds its stderr until the budget ends, and a pipe would make every kill cost the budget.
  */
-function run(args: readonly string[], killAt?: string) {
+function run(args: readonly string[], killAt?: string, script = bundle) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'node-check-kill-'));
   try {
     const [out, err] = [fs.openSync(path.join(dir, 'out'), 'w'), fs.openSync(path.join(dir, 'err'), 'w')];
-    const result = spawnSync(process.execPath, [bundle, ...args], { stdio: ['ignore', out, err], env: { ...env, ...(killAt ? { NODE_CHECK_TEST_KILL_AT: killAt } : {}) }, timeout: 60_000 });
+    const result = spawnSync(process.execPath, [script, ...args], { stdio: ['ignore', out, err], env: { ...env, ...(killAt ? { NODE_CHECK_TEST_KILL_AT: killAt } : {}) }, timeout: 60_000 });
     fs.closeSync(out);
     fs.closeSync(err);
     return { status: result.status, signal: result.signal, stdout: fs.readFileSync(path.join(dir, 'out'), 'utf8'), stderr: fs.readFileSync(path.join(dir, 'err'), 'utf8') };
@@ -66,9 +66,9 @@ function effective(root: string): string {
   return JSON.stringify({ dropIn, config: dropIn?.includes(`/${FILTERED}`) ? read(FILTERED) : undefined });
 }
 
-function killPoints(args: readonly string[], prepare: () => void): string[] {
+function killPoints(args: readonly string[], prepare: () => void, script?: string): string[] {
   prepare();
-  return [...run(args, 'list').stderr.matchAll(/^node-check-kill-point: (.+)$/gm)].map((m) => m[1]!);
+  return [...run(args, 'list', script).stderr.matchAll(/^node-check-kill-point: (.+)$/gm)].map((m) => m[1]!);
 }
 
 interface Scenario {
@@ -82,6 +82,10 @@ interface Scenario {
   readonly owned: (base: string) => string;
   /** What a reader sees, to compare with the old and the new state. */
   readonly seen: (base: string) => string;
+  /** The node-check to run, when not the built one. */
+  readonly script?: (base: string) => string;
+  /** The owned directory as compared after the next run (default: snapshot). */
+  readonly snapshot?: (dir: string) => unknown;
 }
 
 const root = (base: string) => path.join(base, 'root');
@@ -122,6 +126,21 @@ const scenarios: Scenario[] = [
     // Numbers (timestamps, durations) differ between runs; the lines must all be there.
     seen: (base) => comparable(fs.readFileSync(path.join(textfiles(base), 'node-check.prom'), 'utf8')),
   },
+  {
+    // The launcher's V8 code cache (binary, and not byte-for-byte the same on every run): names only.
+    name: "the launcher's V8 cache",
+    args: () => ['--version'],
+    status: 0,
+    prepare: (base) => {
+      fs.mkdirSync(path.join(base, 'dist'));
+      for (const name of ['node-check.cjs', 'node-check.bundle.cjs']) fs.copyFileSync(path.join(repo, 'dist', name), path.join(base, 'dist', name));
+    },
+    expected: ['write:v8cache:temp-created', 'write:v8cache:temp-written', 'write:v8cache:renamed'],
+    owned: (base) => path.join(base, 'dist'),
+    seen: (base) => fs.readdirSync(path.join(base, 'dist')).filter((n) => n.endsWith('.v8cache')).join(),
+    script: (base) => path.join(base, 'dist', 'node-check.cjs'),
+    snapshot: (dir) => fs.readdirSync(dir).sort(),
+  },
 ];
 
 for (const scenario of scenarios) {
@@ -135,27 +154,29 @@ for (const scenario of scenarios) {
     const reference = fresh();
     scenario.prepare(reference);
     const old = scenario.seen(reference);
-    const done = run(scenario.args(root(reference), reference));
+    const script = (base: string) => scenario.script?.(base);
+    const snap = scenario.snapshot ?? snapshot;
+    const done = run(scenario.args(root(reference), reference), undefined, script(reference));
     t.equal(done.status, scenario.status, done.stderr);
-    const finished = snapshot(scenario.owned(reference));
+    const finished = snap(scenario.owned(reference));
     const newState = scenario.seen(reference);
     t.not(newState, old, 'the command changes what is seen');
 
     const listed = fresh();
-    const points = killPoints(scenario.args(root(listed), listed), () => scenario.prepare(listed));
+    const points = killPoints(scenario.args(root(listed), listed), () => scenario.prepare(listed), script(listed));
     for (const name of scenario.expected) t.ok(points.includes(name), `kill point ${name} is reached`);
 
     for (const point of points) {
       const base = fresh();
       scenario.prepare(base);
-      const killed = run(scenario.args(root(base), base), point);
+      const killed = run(scenario.args(root(base), base), point, script(base));
       t.equal(killed.signal, 'SIGKILL', `${point}: the process was killed there`);
       const seen = scenario.seen(base);
       t.ok(seen === old || seen === newState, `${point}: what is seen is the old or the new state`);
-      const again = run(scenario.args(root(base), base));
+      const again = run(scenario.args(root(base), base), undefined, script(base));
       t.equal(again.status, scenario.status, `${point}: the next run ends as an uninterrupted one`);
       t.notMatch(again.stdout + again.stderr, NO_CRASH);
-      t.same(snapshot(scenario.owned(base)), finished, `${point}: no temp file, no stale lock, the same files as without the kill`);
+      t.same(snap(scenario.owned(base)), finished, `${point}: no temp file, no stale lock, the same files as without the kill`);
     }
   });
 }
