@@ -3,8 +3,8 @@
  * EnvironmentFile= (the unit fails with result 'resources' before any ExecStartPre, so the
  * preflight in kubelet's own unit never sees it: systemd/node-check-precheck.service reports it),
  * an ExecStart= binary that is missing or not executable, an argument list execve(2) refuses
- * (both 203/EXEC). A masked unit is decided in
- * evaluate, since it has no command line at all. These do not depend on the kubelet version.
+ * (both 203/EXEC). A masked unit is decided in evaluate, since it has no command line at all.
+ * These do not depend on the kubelet version.
  */
 import type { StartCheck } from '../start-check.js';
 import { PASS } from '../start-check.js';
