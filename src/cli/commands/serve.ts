@@ -12,6 +12,7 @@ import { renderMetrics } from '../../sinks/metrics.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
+import { boundConnections } from '../../serve/connection-limits.js';
 import { VERSION } from '../../version.js';
 import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
 import { inClusterClient } from '../../overlay/cluster.js';
@@ -50,7 +51,9 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
         throw new Error(`the check ran out of its ${settings.timeoutSeconds} s budget`);
       });
       if (settings.autoRestore && report.fallback.active) {
-        const restored = await withinBudget(Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()), () => autoRestore(settings, report, io), () => undefined);
+        // A read-only or full /run (no lock, no removal) must not cost the check its answer.
+        const restoring = () => autoRestore(settings, report, io).catch((error: Error) => void io.stderr(`<4>node-check: fallback not restored: ${error.message}\n`));
+        const restored = await withinBudget(Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()), restoring, () => undefined);
         if (restored) report = restored;
       }
     } finally {
@@ -120,6 +123,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: try /metrics or /healthz\n');
     }
   });
+  boundConnections(server);
 
   try {
     await listen(server, settings.listen);
