@@ -10,7 +10,8 @@ import * as https from 'node:https';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parse as parseYaml } from 'yaml';
-import { apiGet, inClusterClient, nodeTarget, pendingInputs, selects, type ClusterClient } from '../../src/overlay/cluster.js';
+import { apiGet, inClusterClient, kubeletVersionOfNode, nodeKubeletVersion, nodeTarget, pendingInputs, selects, type ClusterClient } from '../../src/overlay/cluster.js';
+import { checkNode } from '../../src/check-node.js';
 import { checkClusterPending } from '../../src/overlay/pending.js';
 import { machineConfigYaml, rhelWorker415 } from './helpers.js';
 
@@ -161,6 +162,34 @@ t.test('403, timeout, bad JSON, bad token: cannot tell, with the reason; never a
   const wrongCa = await apiGet({ ...s.client, ca: '' }, '/api/v1/nodes/worker-1');
   t.match(wrongCa, { ok: false }, 'the server certificate must be signed by the given CA');
   t.match(await nodeTarget(s.client, '../etc'), { problem: /not a valid node name/ });
+});
+
+t.test("the kubelet version from the Node object (status.nodeInfo.kubeletVersion), read over the API", async (t) => {
+  const s = await serve(t);
+  standardRoutes(s);
+  t.same(await nodeKubeletVersion(s.client, 'worker-1'), { version: 'v1.28.7+6e2789b' });
+  t.same(s.requests.map((r) => `${r.method} ${r.url}`), ['GET /api/v1/nodes/worker-1'], 'one GET of the node, nothing else');
+  t.match(await nodeKubeletVersion(s.client, 'worker-2'), { problem: /HTTP 404/ }, 'a node the API does not know');
+  s.routes.set('/api/v1/nodes/worker-3', { status: 403, body: { ...FORBIDDEN, message: 'nodes "worker-3" is forbidden: User "system:serviceaccount:node-check:node-check" cannot get resource "nodes"' } });
+  t.match(await nodeKubeletVersion(s.client, 'worker-3'), { problem: /HTTP 403: nodes "worker-3" is forbidden/ });
+  const registering = node('worker-4', WORKER, 'a', 'a') as { status?: unknown };
+  delete registering.status;
+  s.routes.set('/api/v1/nodes/worker-4', { status: 200, body: registering });
+  t.match(await nodeKubeletVersion(s.client, 'worker-4'), { problem: 'node worker-4 has no status.nodeInfo.kubeletVersion' });
+  t.match(await nodeKubeletVersion(s.client, 'Worker_1'), { problem: /not a valid node name/ }, 'never put into a path');
+
+  // The version as the Node gives it (with OpenShift's +build suffix) selects that minor's rules.
+  const root = rhelWorker415(path.join(t.testdir(), 'root'));
+  const report = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: 'v1.28.7+6e2789b', versionProbeTimeoutMs: 2000 });
+  t.equal(report.kubeletVersion, '1.28.7');
+  t.same(report.evaluatedVersions, ['1.28']);
+});
+
+t.test('kubeletVersionOfNode: only a non-empty string', async (t) => {
+  t.equal(kubeletVersionOfNode({ status: { nodeInfo: { kubeletVersion: ' v1.31.4 ' } } }), 'v1.31.4');
+  t.equal(kubeletVersionOfNode({ status: { nodeInfo: { kubeletVersion: '' } } }), undefined);
+  t.equal(kubeletVersionOfNode({ status: { nodeInfo: { kubeletVersion: 131 } } }), undefined);
+  t.equal(kubeletVersionOfNode(null), undefined);
 });
 
 t.test('inClusterClient: environment and the mounted service account', async (t) => {

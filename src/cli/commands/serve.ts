@@ -15,7 +15,7 @@ import { watchPaths, type Watcher } from '../../serve/watch.js';
 import { boundConnections } from '../../serve/connection-limits.js';
 import { VERSION } from '../../version.js';
 import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
-import { inClusterClient } from '../../overlay/cluster.js';
+import { inClusterClient, nodeKubeletVersion } from '../../overlay/cluster.js';
 
 import { withinBudget } from '../budget.js';
 import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
@@ -36,7 +36,11 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     io.stderr('node-check: --in-cluster needs the node name: --node-name or $NODE_NAME (the downward API spec.nodeName)\n');
     return 64;
   }
-  const cluster = inCluster ? inClusterClient(io.env, settings.timeoutSeconds * 1000) : undefined;
+  const cluster = inCluster || nodeName ? inClusterClient(io.env, settings.timeoutSeconds * 1000) : undefined;
+  // In a pod the host's kubelet cannot be asked its version; the Node object has it (issue 11, item 4).
+  const versionClient = nodeName && settings.kubeletVersion === undefined && cluster && !('problem' in cluster) ? cluster : undefined;
+  let versionProblem: string | undefined;
+  if (nodeName && settings.kubeletVersion === undefined && cluster && 'problem' in cluster) io.stderr(`<4>node-check: kubelet version from node ${nodeName}: ${cluster.problem}\n`);
   let watcher: Watcher | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -47,9 +51,14 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     const watchdog = armWatchdog(settings.timeoutSeconds * 1000 + WATCHDOG_GRACE_MS, forStderr(`<3>node-check: a check overran its ${settings.timeoutSeconds} s budget in synchronous work; serve killed.\n`, io.stderrIsJournal === true));
     let report: Report;
     try {
-      report = await withinBudget(settings.timeoutSeconds * 1000, () => runNodeCheck(settings, { applyFallback: false, timeoutMs: () => Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()) }), () => {
+      const fromNode = versionClient && nodeName ? await nodeKubeletVersion(versionClient, nodeName) : undefined;
+      if (fromNode && 'problem' in fromNode && fromNode.problem !== versionProblem) io.stderr(`<4>node-check: kubelet version from node ${nodeName}: ${fromNode.problem}; evaluating every modelled version\n`);
+      versionProblem = fromNode && 'problem' in fromNode ? fromNode.problem : undefined;
+      const checkSettings = fromNode && 'version' in fromNode ? { ...settings, kubeletVersion: fromNode.version } : settings;
+      report = await withinBudget(settings.timeoutSeconds * 1000, () => runNodeCheck(checkSettings, { applyFallback: false, timeoutMs: () => Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()) }), () => {
         throw new Error(`the check ran out of its ${settings.timeoutSeconds} s budget`);
       });
+      if (fromNode && 'version' in fromNode && report.kubeletVersion) report = { ...report, kubeletVersionSource: 'api' };
       if (settings.autoRestore && report.fallback.active) {
         // A read-only or full /run (no lock, no removal) must not cost the check its answer.
         const restoring = () => autoRestore(settings, report, io).catch((error: Error) => void io.stderr(`<4>node-check: fallback not restored: ${error.message}\n`));
@@ -68,7 +77,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     };
     const pending = [
       ...(pendingArgs.length === 0 ? [] : await checkPendingConfigs({ ...pendingOptions, configs: pendingArgs })),
-      ...(cluster && nodeName ? await checkClusterPending(pendingOptions, cluster, nodeName) : []),
+      ...(inCluster && cluster && nodeName ? await checkClusterPending(pendingOptions, cluster, nodeName) : []),
     ];
     state.metrics = (await renderMetrics(report, { version: VERSION, durationSeconds: (Date.now() - started) / 1000, nowSeconds: Date.now() / 1000 })) + (await renderPendingMetrics(pending));
     const pendingKey = JSON.stringify(pending.map((p) => [p.config, p.kubeletWillStart]));
