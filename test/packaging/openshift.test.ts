@@ -246,41 +246,7 @@ t.test('no placeholder organisation in the RHCOS route', async (t) => {
   }
 });
 
-t.test('the serve manifests: kinds, apiVersions and how they fit together', async (t) => {
-  const documents = parseAllDocuments(repoFile('packaging/openshift/node-check-serve.yaml'));
-  for (const document of documents) t.same(document.errors, [], 'parses');
-  const docs = documents.map((d) => d.toJS() as Doc);
-  t.same(docs.map((d) => `${d.apiVersion} ${d.kind}`), [
-    'v1 Namespace',
-    'v1 ServiceAccount',
-    'rbac.authorization.k8s.io/v1 RoleBinding',
-    'apps/v1 DaemonSet',
-    'v1 Service',
-    'monitoring.coreos.com/v1 ServiceMonitor',
-  ]);
-  const namespace = docs[0]!.metadata.name;
-  for (const doc of docs.slice(1)) t.equal(doc.metadata.namespace, namespace, `${doc.kind} in ${namespace}`);
-  const [, serviceAccount, binding, daemonSet, service, monitor] = docs as [Doc, Doc, RoleBindingDoc, DaemonSetDoc, ServiceDoc, ServiceMonitorDoc];
-
-  const pod = daemonSet.spec.template.spec;
-  const container = pod.containers[0]!;
-  t.equal(pod.serviceAccountName, serviceAccount.metadata.name);
-  t.same(binding.subjects.map((s) => s.name), [pod.serviceAccountName], 'the SCC binding is for that service account');
-  t.equal(binding.roleRef.name, 'system:openshift:scc:privileged');
-  t.equal(container.image, IMAGE, 'the image tag is the package version');
-  t.same(container.args.slice(0, 3), ['serve', '--root', '/host']);
-  t.equal(container.args[container.args.indexOf('--listen') + 1], '0.0.0.0:9847', 'listens on the pod IP');
-  t.notOk(container.args.includes('--auto-restore'), 'no auto-restore: the host is read-only here');
-  const hostVolume = pod.volumes.find((v) => v.hostPath?.path === '/');
-  t.ok(hostVolume, 'the host root is a volume');
-  t.same(container.volumeMounts.map(({ name, mountPath, readOnly }) => ({ name, mountPath, readOnly })), [{ name: hostVolume?.name, mountPath: '/host', readOnly: true }], 'mounted read-only at /host, and nothing else of the host');
-
-  t.same(service.spec.selector, daemonSet.spec.selector.matchLabels, 'the Service selects the DaemonSet\'s pods');
-  t.equal(service.spec.ports[0]?.targetPort, container.ports[0]?.name);
-  t.same(monitor.spec.selector.matchLabels, service.metadata.labels, 'the ServiceMonitor selects the Service');
-  t.equal(monitor.spec.endpoints[0]?.port, service.spec.ports[0]?.name);
-  t.equal(monitor.spec.endpoints[0]?.path, '/metrics');
-});
+// The serve manifests (DaemonSet, RBAC, Service, ServiceMonitor): test/packaging/daemonset.test.ts.
 
 t.test('the Containerfile', async (t) => {
   t.match(repoFile('packaging/openshift/Containerfile'), /^COPY dist\/node-check\.cjs dist\/node-check\.bundle\.cjs \/usr\/lib\/node-check\/$/m, 'the Containerfile copies the launcher and the bundle');
