@@ -15,7 +15,6 @@ import { checkNode } from '../../src/check-node.js';
 
 const repoPath = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const MANIFEST = 'packaging/openshift/node-check-serve.yaml';
-const VERSION = (JSON.parse(fs.readFileSync(repoPath('package.json'), 'utf8')) as { version: string }).version;
 
 // Manifests are read field by field: a loose type, the assertions are the contract.
 type Doc = Record<string, any>;
@@ -65,7 +64,10 @@ t.test('the DaemonSet: every Linux node, every taint, node-critical priority, no
     t.equal(c.securityContext?.readOnlyRootFilesystem, true, `${c.name}: read-only root filesystem`);
     for (const port of c.ports ?? []) t.notOk(port.hostPort, `${c.name}: no hostPort`);
   }
-  t.equal(nodeCheck.image, `quay.io/node-check/node-check:${VERSION}`, 'the image tag is the package version');
+  t.equal(nodeCheck.image, 'NODE_CHECK_IMAGE', 'the image is filled in at install (by digest), never a made-up registry');
+  t.match(fs.readFileSync(repoPath(MANIFEST), 'utf8'), /sed "s\|NODE_CHECK_IMAGE\|[^"]*@\$\(cat [^)]*digest\)\|"/, 'the manifest says how');
+  t.match(fs.readFileSync(repoPath('packaging/openshift/README.md'), 'utf8'), /sed "s\|NODE_CHECK_IMAGE\|/, 'and so does the install section');
+  t.notMatch(pod.containers.map((c: Doc) => c.image).join(' '), /quay\.io\/node-check/, 'no placeholder organisation');
   t.same(nodeCheck.args.slice(0, 3), ['serve', '--root', '/host']);
   t.notOk(nodeCheck.args.includes('--auto-restore'), 'no auto-restore: the host is read-only here');
   t.same(nodeCheck.env, [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }], 'NODE_NAME from the downward API, for the Node\'s kubelet version');
