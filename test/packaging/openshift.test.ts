@@ -20,8 +20,6 @@ import { callsOf, PRIVATE_RUN_TOOLS, runInPrivateRun, writeStub } from './sandbo
 
 const repoPath = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const repoFile = (path: string) => readFileSync(repoPath(path), 'utf8');
-const VERSION = (JSON.parse(repoFile('package.json')) as { version: string }).version;
-const IMAGE = `quay.io/node-check/node-check:${VERSION}`;
 const WRAPPER = 'packaging/openshift/node-check.sh';
 const PULL_UNIT = 'packaging/openshift/node-check-image-pull.service';
 /** What an operator passes to the generator: a pushed image, by digest. */
