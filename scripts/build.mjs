@@ -1,11 +1,15 @@
 // Bundles the CLI into one CommonJS file and installs the launcher next to it (DESIGN §6:
 // preflight is on kubelet's start path). dist/node-check.cjs is what users run; it compiles
-// dist/node-check.bundle.cjs from V8's code cache (src/launcher/launcher.cjs).
+// dist/node-check.bundle.cjs from V8's code cache (src/launcher/launcher.cjs). Beside the bundle:
+// its source map (read only under `node --enable-source-maps`, never on kubelet's start path) and
+// THIRD_PARTY_LICENSES with bundled-packages.json, built from what esbuild actually bundled.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { bundledPackages, thirdPartyLicensesText } from './third-party-licenses.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const repo = new URL('..', import.meta.url).pathname;
 const dist = new URL('../dist/', import.meta.url).pathname;
 const bundle = `${dist}node-check.bundle.cjs`;
 mkdirSync(dist, { recursive: true });
@@ -14,7 +18,8 @@ mkdirSync(dist, { recursive: true });
 rmSync(`${dist}node-check.mjs`, { force: true });
 for (const name of readdirSync(dist)) if (name.endsWith('.v8cache')) rmSync(`${dist}${name}`, { force: true });
 
-await build({
+const { metafile } = await build({
+  absWorkingDir: repo,
   entryPoints: [new URL('../src/cli/main.ts', import.meta.url).pathname],
   outfile: bundle,
   bundle: true,
@@ -22,12 +27,23 @@ await build({
   format: 'cjs',
   target: 'node20',
   minify: true,
-  legalComments: 'none',
+  // Licence comments go to a side file, folded into THIRD_PARTY_LICENSES below.
+  legalComments: 'external',
+  // 'linked': the bundle names its map, which Node reads only under --enable-source-maps.
+  sourcemap: 'linked',
+  metafile: true,
   // yargs does createRequire(import.meta.url); in CommonJS that is the bundle's own URL.
   define: { NODE_CHECK_VERSION: JSON.stringify(version), 'import.meta.url': '__ncImportMetaUrl' },
   banner: { js: "var __ncImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
+
+const legalFile = `${bundle}.LEGAL.txt`;
+const legalComments = existsSync(legalFile) ? readFileSync(legalFile, 'utf8') : '';
+rmSync(legalFile, { force: true });
+const packages = bundledPackages(Object.keys(metafile.inputs), repo);
+writeFileSync(`${dist}THIRD_PARTY_LICENSES`, thirdPartyLicensesText(packages, legalComments));
+writeFileSync(`${dist}bundled-packages.json`, `${JSON.stringify(packages.map(({ name, version, license }) => ({ name, version, license })), null, 2)}\n`);
 
 const id = createHash('sha256').update(readFileSync(bundle)).digest('hex').slice(0, 16);
 const launcher = readFileSync(new URL('../src/launcher/launcher.cjs', import.meta.url), 'utf8');

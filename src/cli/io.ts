@@ -5,6 +5,11 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdoutIsTTY: boolean;
   /**
+   * stderr is a journal stream ($JOURNAL_STREAM names it): `<N>` priority prefixes are kept only
+   * then. `stderr` above already honours it; this is for what writes to fd 2 by itself (the watchdog).
+   */
+  readonly stderrIsJournal?: boolean;
+  /**
    * Resolves when SIGTERM/SIGINT arrives, for a command that called `claimShutdown()` (serve). Any
    * other command is ended by main.ts at once (exit 143 for SIGTERM, 130 for SIGINT).
    */

@@ -1,6 +1,11 @@
 /** Entry point: the only module that touches process.argv, process.env, signals and the exit code. */
 import { runCli } from './program.js';
 import { ExitCode } from '../model/report.js';
+import { stderrIsJournal } from '../discover/own-process.js';
+import { forStderr } from './stderr-priority.js';
+
+/** Keep `<N>` priority prefixes only when stderr is the journal, never on a terminal. */
+const toJournal = stderrIsJournal(process.env);
 
 /**
  * SIGTERM and SIGINT end every command promptly (issue 10, item 5: a preflight waiting on the
@@ -20,7 +25,7 @@ const shutdownSignal = new Promise<string>((resolve) => {
         resolve(signal);
         return;
       }
-      process.stderr.write(`<5>node-check: ${signal}: stopped\n`);
+      process.stderr.write(forStderr(`<5>node-check: ${signal}: stopped\n`, toJournal));
       process.exit(SIGNAL_EXIT[signal]);
     });
   }
@@ -30,9 +35,10 @@ async function main(): Promise<void> {
   try {
     process.exitCode = await runCli(process.argv.slice(2), {
       stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
+      stderr: (text) => process.stderr.write(forStderr(text, toJournal)),
       env: process.env,
       stdoutIsTTY: process.stdout.isTTY === true,
+      stderrIsJournal: toJournal,
       shutdownSignal,
       claimShutdown: () => {
         claimed = true;
@@ -42,6 +48,9 @@ async function main(): Promise<void> {
     // A bug in node-check itself: one line, no stack trace, and its own exit code (EX_SOFTWARE),
     // never one that reads as an answer.
     process.stderr.write(`node-check: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+    // Unless someone is reading a crash (`node --enable-source-maps …bundle.cjs`, docs/operations.md):
+    // then the stack, which Node maps back to src/ through the bundle's source map.
+    if (process.sourceMapsEnabled && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exitCode = ExitCode.internal;
   }
   // The command has answered. Work it abandoned (preflight's budget ran out) must not keep the

@@ -77,7 +77,7 @@ export async function parseCli(argv: readonly string[], io: CliIo, { fastPath = 
         .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' })
         .option('machine-config', { type: 'string', requiresArg: true, describe: 'a pending MachineConfig/Ignition file, or a directory of them: export nodecheck_pending_config_kubelet_start_ok{config} (repeatable)' })
         .option('in-cluster', { type: 'boolean', describe: "evaluate the node's pool's target rendered MachineConfig, read from the API with the pod's service account" })
-        .option('node-name', { type: 'string', requiresArg: true, describe: 'this node, for --in-cluster [default: $NODE_NAME]' }), pick(runServe))
+        .option('node-name', { type: 'string', requiresArg: true, describe: 'this node: in a pod, its kubelet version is read from the Node object; also for --in-cluster [default: $NODE_NAME]' }), pick(runServe))
     .command('fallback <action>', 'show, apply or revert the fallback by hand', (y) =>
       y.positional('action', { choices: FALLBACK_ACTIONS, describe: 'status | apply | revert' }), pick(runFallback))
     .command('explain <finding-id>', 'what a finding means, why kubelet cares, how to fix it', (y) =>

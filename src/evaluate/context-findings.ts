@@ -52,7 +52,8 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
   const { flags } = model.kubelet;
   const configured = (lastValue(flags, CredentialFlag.config) ?? '') !== '' || (lastValue(flags, CredentialFlag.binDir) ?? '') !== '';
   // Under the fallback the flags are gone on purpose; the fallback-active warning says so.
-  if (!configured && !fallback?.active) {
+  // An argv cut short where execve would refuse it (E2BIG, the systemd step) says nothing about flags.
+  if (!configured && !fallback?.active && !service.execStart.argvTooLarge) {
     findings.push({
       id: 'credential-providers-not-configured',
       severity: 'info',

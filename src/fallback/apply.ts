@@ -11,9 +11,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as posix from 'node:path/posix';
 import { replaceFileAtomically, syncDirectory } from '../host/atomic-file.js';
-import { openDirectoryBelow, type DirHandle } from '../host/safe-dir.js';
+import { openDirectoryBelow, UnsafeDirectoryError, type DirHandle } from '../host/safe-dir.js';
 import type { FallbackAction, FallbackPlan } from './plan-types.js';
 import { isUnderRun, RUN_DIR } from './paths.js';
+import { describeErrno } from '../host/errno-text.js';
+import { killPoint } from '../host/kill-points.js';
 
 export type FallbackStep =
   | { readonly kind: 'write'; readonly path: string; readonly content: string; readonly mode: number }
@@ -56,35 +58,48 @@ export async function applyPlan(plan: FallbackPlan, options: ApplyOptions): Prom
   const steps = fallbackSteps(plan);
   const applied = applySteps(steps, options.root);
   const problems = applied.problem ? [applied.problem] : [];
+  const notes = applied.skipped ?? [];
+  const done = (reloaded: boolean) => result(problems.length === 0, applied.changed, reloaded, [...problems, ...notes]);
   const liveRoot = path.resolve(options.root) === '/';
-  if (!options.reload || !liveRoot) return result(problems.length === 0, applied.changed, false, problems);
+  if (!options.reload || !liveRoot) return done(false);
 
   // After 'keep' nothing changed, but a crash after the last write and before the reload would
   // leave systemd on the old unit: reload when systemd says it needs one.
   const due = applied.changed.length > 0 || (plan.action === 'keep' && (await needsDaemonReload(plan.unit, options.timeoutMs)));
-  if (!due) return result(problems.length === 0, applied.changed, false, problems);
+  if (!due) return done(false);
   const reload = await systemctl(['daemon-reload'], options.timeoutMs);
   if (!reload.ok) problems.push(`systemctl daemon-reload failed: ${reload.error}`);
-  return result(problems.length === 0, applied.changed, reload.ok, problems);
+  return done(reload.ok);
 }
 
 /**
  * Runs steps in order and stops at the first failure (the earlier steps stay, which the ordering
  * makes safe). Validates every path before touching anything.
+ *
+ * A removal below a symlinked directory is skipped, not a failure: node-check never writes through
+ * a symlink, so nothing of its own can be behind one, and following it could delete a file outside
+ * the root. The later removals (the record last) still run, so a stale record can be cleared
+ * (issue 10, item 12); `skipped` says what was not looked at.
  */
-export function applySteps(steps: readonly FallbackStep[], root: string): { changed: string[]; problem?: string } {
+export function applySteps(steps: readonly FallbackStep[], root: string): { changed: string[]; problem?: string; skipped?: string[] } {
   const outside = steps.find((s) => !isUnderRun(s.path));
   if (outside) return { changed: [], problem: `refusing to touch ${outside.path}: the fallback only writes below ${RUN_DIR}` };
   const changed: string[] = [];
+  const skipped: string[] = [];
+  const withSkipped = <T extends object>(result: T) => (skipped.length > 0 ? { ...result, skipped } : result);
   for (const step of steps) {
     try {
       const did = step.kind === 'write' ? writeAtomically(root, step.path, step.content, step.mode) : step.kind === 'remove' ? removeFile(root, step.path) : removeEmptyDir(root, step.path);
       if (did) changed.push(step.path);
     } catch (error) {
-      return { changed, problem: `${step.kind === 'write' ? 'writing' : 'removing'} ${step.path}: ${(error as Error).message}` };
+      if (step.kind !== 'write' && error instanceof UnsafeDirectoryError) {
+        skipped.push(`not removing ${step.path}: ${error.message}; node-check wrote nothing there (check it by hand)`);
+        continue;
+      }
+      return withSkipped({ changed, problem: `${step.kind === 'write' ? 'writing' : 'removing'} ${step.path}: ${describeErrno(error)}` });
     }
   }
-  return { changed };
+  return withSkipped({ changed });
 }
 
 /** Returns false when the file already had exactly this content and mode. */
@@ -104,6 +119,7 @@ function removeFile(root: string, nodePath: string): boolean {
   if (!dir) return false;
   try {
     fs.unlinkSync(path.join(dir.at, posix.basename(nodePath)));
+    killPoint(`remove:${posix.basename(nodePath)}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
@@ -121,6 +137,7 @@ function removeEmptyDir(root: string, nodePath: string): boolean {
   try {
     if (fs.lstatSync(target).isSymbolicLink()) return false;
     fs.rmdirSync(target);
+    killPoint(`rmdir:${posix.basename(nodePath)}`);
     syncDirectory(parent.at);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

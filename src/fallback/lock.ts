@@ -15,6 +15,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LOCK_PATH } from './paths.js';
 import { removeAtExit } from '../host/exit-cleanup.js';
 import { openDirectoryBelow, type DirHandle } from '../host/safe-dir.js';
+import { describeErrno } from '../host/errno-text.js';
+import { killPoint } from '../host/kill-points.js';
 
 /** LOCK_PATH as the components opened below the root, and the file's name. */
 const LOCK_DIR_PARTS = path.posix.dirname(LOCK_PATH).split('/').filter(Boolean);
@@ -93,15 +95,22 @@ async function acquire(base: string, lockPath: string, options: LockOptions): Pr
   } satisfies LockHolder);
 
   for (;;) {
-    const dir = openDirectoryBelow(base, LOCK_DIR_PARTS, { create: true, mode: 0o755 })!;
+    let dir: DirHandle;
+    try {
+      dir = openDirectoryBelow(base, LOCK_DIR_PARTS, { create: true, mode: 0o755 })!;
+    } catch (error) {
+      throw new LockUnavailableError(lockPath, error);
+    }
     const lockAt = path.join(dir.at, LOCK_NAME);
     let written = false;
     try {
       const fd = fs.openSync(lockAt, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
       try {
+        killPoint('lock:created');
         fs.writeFileSync(fd, content);
         fs.fsyncSync(fd);
         written = true;
+        killPoint('lock:held');
       } finally {
         fs.closeSync(fd);
         // ENOSPC and the like: no empty lock file is left for others to wait on (issue 10, item 12).
@@ -110,10 +119,16 @@ async function acquire(base: string, lockPath: string, options: LockOptions): Pr
       return { content, dir };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') dir.close();
       // ENOENT: a releasing holder removed the empty directory between our mkdir and open.
-      if (code === 'ENOENT') continue;
-      if (code !== 'EEXIST') throw error;
+      if (code === 'ENOENT') {
+        dir.close();
+        continue;
+      }
+      if (code !== 'EEXIST') {
+        // A read-only or full /run: leave no empty directory of ours behind either.
+        removeLockDirIfEmpty(dir);
+        throw new LockUnavailableError(lockPath, error);
+      }
     }
     let existing: ExistingLock | undefined;
     try {
@@ -145,6 +160,11 @@ function release(dir: DirHandle, content: string): void {
   } catch {
     // Already gone.
   }
+  removeLockDirIfEmpty(dir);
+}
+
+/** Closes `dir` (ROOT/run/node-check) and removes it when empty. */
+function removeLockDirIfEmpty(dir: DirHandle): void {
   const parent = path.dirname(dir.path);
   dir.close();
   try {
@@ -185,6 +205,20 @@ function readLock(lockPath: string): ExistingLock | undefined {
     return undefined;
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * The lock cannot be created at all: ROOT/run read-only or full, a symlink on the way. Nothing was
+ * changed; the message names the lock file and why (issue 10: hostile write destinations).
+ */
+export class LockUnavailableError extends Error {
+  constructor(
+    readonly lockPath: string,
+    cause: unknown,
+  ) {
+    super(`cannot take the lock ${lockPath}: ${describeErrno(cause)}`);
+    this.name = 'LockUnavailableError';
   }
 }
 

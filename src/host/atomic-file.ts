@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { removeAtExit } from './exit-cleanup.js';
+import { killPoint } from './kill-points.js';
 
 const lazyRequire = createRequire(import.meta.url);
 
@@ -39,13 +40,16 @@ export function replaceFileAtomically(hostDir: string, name: string, data: strin
   const forget = removeAtExit(temp);
   try {
     try {
+      killPoint(`write:${name}:temp-created`);
       fs.writeFileSync(fd, data);
       fs.fchmodSync(fd, mode); // whatever the umask
       if (durable) fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
+    killPoint(`write:${name}:temp-written`);
     fs.renameSync(temp, target);
+    killPoint(`write:${name}:renamed`);
   } catch (error) {
     fs.rmSync(temp, { force: true });
     throw error;

@@ -59,6 +59,29 @@ function readCache() {
   }
 }
 
+// Test-only crash points, as src/host/kill-points.ts (the launcher cannot import the bundle's modules).
+const killAt = process.env.NODE_CHECK_TEST_KILL_AT;
+function killPoint(name) {
+  if (killAt === 'list') process.stderr.write(`node-check-kill-point: ${name}\n`);
+  else if (killAt !== undefined && killAt === name) process.kill(process.pid, 'SIGKILL');
+}
+
+/** Temp files of this cache left by a writer that was killed (its pid is gone). */
+function removeStaleTemps() {
+  const prefix = `${path.basename(cacheFile)}.`;
+  for (const name of fs.readdirSync(cacheDir)) {
+    const match = name.startsWith(prefix) ? /^(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
+    if (!match) continue;
+    try {
+      process.kill(Number(match[1]), 0);
+      continue; // a live writer's
+    } catch (error) {
+      if (error.code === 'EPERM') continue;
+    }
+    fs.rmSync(path.join(cacheDir, name), { force: true });
+  }
+}
+
 function writeCache(data) {
   try {
     if (!safeDir(cacheDir)) {
@@ -67,14 +90,24 @@ function writeCache(data) {
       fs.mkdirSync(cacheDir, { mode: 0o755 });
       if (!safeDir(cacheDir)) return;
     }
+    removeStaleTemps();
     const temp = `${cacheFile}.${process.pid}.tmp`;
     const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
     try {
-      fs.writeSync(fd, data);
-    } finally {
-      fs.closeSync(fd);
+      try {
+        killPoint('write:v8cache:temp-created');
+        if (fs.writeSync(fd, data) !== data.length) throw new Error('short write');
+      } finally {
+        fs.closeSync(fd);
+      }
+      killPoint('write:v8cache:temp-written');
+      fs.renameSync(temp, cacheFile);
+      killPoint('write:v8cache:renamed');
+    } catch (error) {
+      // A full disk: no empty or partial temp file is left behind (issue 10, hostile write paths).
+      fs.rmSync(temp, { force: true });
+      throw error;
     }
-    fs.renameSync(temp, cacheFile);
   } catch {
     // A cache is an optimisation: never a reason to fail.
   }

@@ -21,12 +21,23 @@ export const MAX_CONFIG_BYTES = 256 * 1024;
 export const MAX_PROVIDER_ENTRIES = 2000;
 
 /**
- * Kubelet's expanded command line (issue 10, item 11). Linux's execve(2) refuses, with E2BIG
- * ("Argument list too long"), any argument string longer than MAX_ARG_STRLEN (32 pages: 131072
- * bytes with its NUL), and argument and environment strings together beyond a quarter of the
- * stack limit, never more than 6 MiB whatever the limit (fs/exec.c: _STK_LIM / 4 * 3). systemd
- * then fails the unit at step EXEC (status 203). Past either bound kubelet can never run, so
- * node-check stops expanding there instead of building gigabytes of argv.
+ * Kubelet's expanded command line (issue 10, item 11), at the limits of Linux's execve(2), which
+ * refuses with E2BIG ("Argument list too long"); systemd then fails the unit at step EXEC (status
+ * 203), so kubelet never runs (src/systemd-preconditions/argument-list.ts decides that).
+ * - One argument or environment string (with its NUL) longer than MAX_ARG_STRLEN, 32 pages
+ *   (include/uapi/linux/binfmts.h; fs/exec.c valid_arg_len): 131072 bytes with 4 KiB pages
+ *   (always on x86_64 and s390x), up to 2 MiB with the 64 KiB pages of some aarch64 and ppc64le
+ *   kernels.
+ * - All strings and their pointers beyond min(6 MiB, a quarter of the stack rlimit), never below
+ *   ARG_MAX (fs/exec.c prepare_arg_pages: `_STK_LIM / 4 * 3`, `rlim_stack.rlim_cur / 4`,
+ *   `max(limit, ARG_MAX)`; Linux 4.18+, which covers RHEL 8). Beyond 6 MiB no rlimit helps; below
+ *   ARG_MAX every rlimit allows it; in between it depends on LimitSTACK=.
+ * Expansion stops past the certain bounds (MAX_ARG_STRLEN_ANY_PAGE per string, MAX_ARGV_BYTES in
+ * all) instead of building gigabytes of argv: 3 MB values repeated 3,000 times ran the heap out.
  */
-export const MAX_ARG_STRLEN = 128 * 1024;
+export const MAX_ARG_STRLEN = 32 * 4096;
+/** MAX_ARG_STRLEN with the largest page size Linux uses on 64-bit servers (64 KiB). */
+export const MAX_ARG_STRLEN_ANY_PAGE = 32 * 64 * 1024;
+/** include/uapi/linux/limits.h: the least total every stack rlimit allows. */
+export const ARG_MAX = 128 * 1024;
 export const MAX_ARGV_BYTES = 6 * 1024 * 1024;

@@ -28,7 +28,8 @@ export interface Report {
   /** true: kubelet is predicted to start; false: it will refuse; null: node-check cannot tell. */
   readonly kubeletWillStart: boolean | null;
   readonly kubeletVersion: string | null;
-  readonly kubeletVersionSource: 'flag' | 'binary' | 'unknown';
+  /** api: the Node object's status.nodeInfo.kubeletVersion (serve in a pod, which cannot run the host's kubelet). */
+  readonly kubeletVersionSource: 'flag' | 'binary' | 'api' | 'unknown';
   /** Upstream's kubelet or OpenShift's (their start-up differs), and what decided it. */
   readonly kubeletFlavor: {
     readonly name: 'upstream' | 'openshift';

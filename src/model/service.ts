@@ -38,6 +38,11 @@ export interface ExecCommand {
   readonly argv: readonly string[];
   /** Variables the command references that are not set by the unit (expanded to nothing). */
   readonly unsetVariables?: readonly string[];
+  /**
+   * Set when the expansion passed what execve(2) accepts on any Linux (src/limits/bounds.ts); it
+   * stopped there, so `argv` is incomplete. Says how far it got.
+   */
+  readonly argvTooLarge?: string;
 }
 
 export interface EnvironmentFileRef {

@@ -9,6 +9,7 @@
  *   updates (status.configuration.name is the one the pool has);
  * - the MachineConfig of that name (JSON), which the overlay reader takes as it is.
  * Any failure (403, 404, timeout, bad JSON) becomes the input's error: "cannot tell", never a crash.
+ * Also the Node's status.nodeInfo.kubeletVersion, for `serve` in a pod (issue 11, item 4).
  * Sources for the field names: openshift/machine-config-operator pkg/daemon/constants/constants.go
  * (CurrentMachineConfigAnnotationKey, DesiredMachineConfigAnnotationKey) and the
  * MachineConfigPool API (spec.configuration, spec.nodeSelector).
@@ -104,6 +105,34 @@ function statusMessage(body: Buffer): string {
   }
 }
 
+// A DNS subdomain (RFC 1123), what the API allows as a Node or MachineConfig name.
+const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+/**
+ * The kubelet version the Node object reports (status.nodeInfo.kubeletVersion, e.g.
+ * "v1.29.5+4fa2eba"): the pod cannot run the host's kubelet to ask it, but kubelet itself
+ * wrote this when it registered. Pure: the caller has parsed the Node.
+ */
+export function kubeletVersionOfNode(node: unknown): string | undefined {
+  const version = (node as { status?: { nodeInfo?: { kubeletVersion?: unknown } } } | null)?.status?.nodeInfo?.kubeletVersion;
+  return typeof version === 'string' && version.trim() !== '' ? version.trim() : undefined;
+}
+
+/** GET the Node and read its kubelet version, or why not (never throws). */
+export async function nodeKubeletVersion(client: ClusterClient, nodeName: string): Promise<{ version: string } | { problem: string }> {
+  if (!OBJECT_NAME.test(nodeName)) return { problem: `node name ${JSON.stringify(nodeName)} is not a valid node name` };
+  const got = await apiGet(client, `/api/v1/nodes/${nodeName}`);
+  if (!got.ok) return { problem: got.problem };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(got.body.toString('utf8'));
+  } catch (error) {
+    return { problem: `GET /api/v1/nodes/${nodeName}: not JSON: ${(error as Error).message}` };
+  }
+  const version = kubeletVersionOfNode(doc);
+  return version === undefined ? { problem: `node ${nodeName} has no status.nodeInfo.kubeletVersion` } : { version };
+}
+
 export interface NodeTarget {
   readonly node: string;
   readonly pool?: string;
@@ -115,7 +144,7 @@ export interface NodeTarget {
 
 /** Reads the node and the pools; says which rendered config the node's pool is going to. */
 export async function nodeTarget(client: ClusterClient, nodeName: string): Promise<NodeTarget | { problem: string }> {
-  if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(nodeName)) return { problem: `node name ${JSON.stringify(nodeName)} is not a valid node name` };
+  if (!OBJECT_NAME.test(nodeName)) return { problem: `node name ${JSON.stringify(nodeName)} is not a valid node name` };
   const node = await apiGet(client, `/api/v1/nodes/${nodeName}`);
   if (!node.ok) return { problem: node.problem };
   const pools = await apiGet(client, `${MCO_API}/machineconfigpools`);
@@ -150,7 +179,7 @@ export async function pendingInputs(client: ClusterClient, target: NodeTarget): 
   const inputs: OverlayInput[] = [];
   for (const name of names) {
     const origin = `machineconfig/${name}`;
-    if (!/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(name)) {
+    if (!OBJECT_NAME.test(name)) {
       inputs.push({ kind: 'machine-config', origin, error: 'not a valid object name' });
       continue;
     }

@@ -11,10 +11,11 @@
  * engine always sets for that finding are substituted.
  */
 import { allFindingKinds, type FindingKind } from '../catalog/findings.js';
-import { findingDocumentationUrl } from './journal-entry.js';
+import { findingDocumentationUrl, INSTALLED_DOC_DIR } from './journal-entry.js';
 
 export const CATALOG_WIDTH = 76;
-export const SUPPORT_URL = 'https://github.com/node-check/node-check/issues';
+/** Where to turn for help: the installed README (operations, support matrix), readable offline. */
+export const SUPPORT_URL = `file://${INSTALLED_DOC_DIR}/README.md`;
 
 /**
  * Lines naming the affected plugin or file, by finding id. Only where every finding of that id

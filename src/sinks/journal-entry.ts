@@ -17,6 +17,7 @@ export const JOURNAL_FIELD_NAMES = [
   'MESSAGE',
   'PRIORITY',
   'SYSLOG_IDENTIFIER',
+  'SYSLOG_PID',
   'MESSAGE_ID',
   'DOCUMENTATION',
   'NODE_CHECK_FINDING_ID',
@@ -28,6 +29,7 @@ export const JOURNAL_FIELD_NAMES = [
   'NODE_CHECK_KUBELET_VERSION',
   'NODE_CHECK_KUBELET_WILL_START',
   'NODE_CHECK_UNIT',
+  'NODE_CHECK_REPEAT_COUNT',
 ] as const;
 
 export type JournalFieldName = (typeof JOURNAL_FIELD_NAMES)[number];
@@ -44,14 +46,22 @@ export interface JournalEntry {
 /** syslog priorities: 3 err (kubelet will fail), 4 warning, 6 info. */
 export const PRIORITY_BY_SEVERITY: Readonly<Record<Severity, '3' | '4' | '6'>> = { error: '3', warning: '4', info: '6' };
 
+/** Where the packages install docs/ (the RPM's %doc): links that work on a node without network. */
+export const INSTALLED_DOC_DIR = '/usr/share/doc/node-check';
+
 /** Where a finding is documented; the catalog's Documentation: header and the DOCUMENTATION field. */
 export function findingDocumentationUrl(id: string): string {
-  return `https://github.com/node-check/node-check/blob/main/docs/findings.md#${id}`;
+  return `file://${INSTALLED_DOC_DIR}/findings.md#${id}`;
 }
 
 export interface JournalContext {
   /** The kubelet unit checked (NODE_CHECK_UNIT). */
   readonly unit: string;
+  /**
+   * node-check's own process id (SYSLOG_PID): journald's _PID is logger's, a process gone by the
+   * time anyone reads the entry, so this is how `journalctl -o verbose` names the run.
+   */
+  readonly pid: number;
 }
 
 /** Findings of one kind named in one MESSAGE; the rest are counted ("and 3 more"). */
@@ -95,6 +105,7 @@ function entryFor(group: readonly Finding[], severity: Severity, report: Report,
   add('MESSAGE', messageFor(group, severity, report));
   add('PRIORITY', PRIORITY_BY_SEVERITY[severity]);
   add('SYSLOG_IDENTIFIER', SYSLOG_IDENTIFIER);
+  if (Number.isSafeInteger(context.pid) && context.pid > 0) add('SYSLOG_PID', String(context.pid));
   add('MESSAGE_ID', kind.messageId);
   add('DOCUMENTATION', findingDocumentationUrl(id));
   add('NODE_CHECK_FINDING_ID', id);

@@ -9,6 +9,7 @@ import { lstatSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { replaceFileAtomically } from '../host/atomic-file.js';
 import { openDirectoryBelow, UnsafeDirectoryError, type DirHandle } from '../host/safe-dir.js';
+import { describeErrno as describe } from '../host/errno-text.js';
 
 const PROM_FILE_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]*\.prom$/;
 
@@ -72,9 +73,4 @@ function openTextfileDirectory(dir: string): DirHandle {
     if (error instanceof UnsafeDirectoryError) throw new Error(`textfile directory ${error.message}`);
     throw new Error(`textfile directory ${dir}: ${describe(error)}`);
   }
-}
-
-function describe(error: unknown): string {
-  const errno = error as NodeJS.ErrnoException;
-  return errno.code ? `${errno.code} (${errno.message.replace(/^[A-Z]+: /, '')})` : String((error as Error).message ?? error);
 }

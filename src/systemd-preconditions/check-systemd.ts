@@ -1,7 +1,7 @@
 /**
  * Pure checks that predict systemd refusing to run kubelet at all, before kubelet's own code
  * runs: a masked unit, a required EnvironmentFile= that cannot be loaded, an ExecStart= binary
- * that cannot be executed. Each returns systemd's own journal lines for the node's systemd
+ * that cannot be executed, an argument list execve(2) refuses (argument-list.ts). Each returns systemd's own journal lines for the node's systemd
  * version (systemd-texts.ts). Input: the ServiceModel (src/systemd/load-service.ts) and PathFacts
  * for the executables (src/discover/host-facts.ts collectExecFacts). No I/O.
  *
@@ -16,6 +16,7 @@ import type { FileTable, PathFact } from '../model/node.js';
 import type { EnvironmentFileRef, ServiceModel } from '../model/service.js';
 import { strerror, type PreconditionFailure, type PreconditionOutcome } from './outcome.js';
 import { systemdTexts } from './systemd-texts.js';
+import { argumentListVerdict, type ArgumentListVerdict } from './argument-list.js';
 
 export interface SystemdPreconditionInput {
   readonly service: ServiceModel;
@@ -36,6 +37,7 @@ export const SYSTEMD_FINDING = {
   execMissing: 'systemd-exec-missing',
   execNotExecutable: 'systemd-exec-not-executable',
   wrappedKubeletMissing: 'systemd-wrapped-kubelet-missing',
+  argumentListTooLong: 'systemd-exec-argument-list-too-long',
 } as const;
 
 export function checkSystemdPreconditions(input: SystemdPreconditionInput): PreconditionOutcome[] {
@@ -61,7 +63,8 @@ export function checkSystemdPreconditions(input: SystemdPreconditionInput): Prec
 
   const exec = service.execStart;
   if (exec?.path !== undefined) {
-    const execOutcome = executableOutcome(input, exec.path, exec.prefixes, texts.locatesExecutable, texts.verified);
+    const args = argumentListVerdict(exec, service.environment, input.nodeMachine);
+    const execOutcome = executableOutcome(input, exec.path, exec.prefixes, texts.locatesExecutable, texts.verified, args);
     if (execOutcome) outcomes.push(execOutcome);
     else if (input.kubeletPath !== undefined && input.kubeletPath !== exec.path) {
       const wrapped = wrappedKubeletOutcome(input, exec.path, input.kubeletPath);
@@ -131,11 +134,13 @@ function envFailure(unit: string, ref: EnvironmentFileRef, errorText: string, ta
  * and "Failed with result 'exit-code'". A failing execve() after a successful lookup (missing ELF
  * loader or script interpreter, wrong architecture) gives only the "Failed at step" line.
  */
-function executableOutcome(input: SystemdPreconditionInput, path: string, prefixes: string, locates: boolean, verified: boolean): PreconditionOutcome | undefined {
+function executableOutcome(input: SystemdPreconditionInput, path: string, prefixes: string, locates: boolean, verified: boolean, args: ArgumentListVerdict): PreconditionOutcome | undefined {
   const unit = input.service.unitName;
-  if (!path.startsWith('/')) return { undecidable: `ExecStart= of ${unit} runs "${path}", which is not an absolute path; node-check does not search systemd's executable path`, path };
+  // Whether the binary is found or not, an argument list execve refuses means 203/EXEC; only the text is open.
+  const unknownBinary = (why: string): PreconditionOutcome => ('tooLong' in args ? argumentListFailure(input, path, args.tooLong, true) : { undecidable: why, path });
+  if (!path.startsWith('/')) return unknownBinary(`ExecStart= of ${unit} runs "${path}", which is not an absolute path; node-check does not search systemd's executable path`);
   const fact = input.files[path];
-  if (!fact) return { undecidable: `node-check has no facts about ${path} (ExecStart= of ${unit})`, path };
+  if (!fact) return unknownBinary(`node-check has no facts about ${path} (ExecStart= of ${unit})`);
   if (prefixes.includes('-') && !fact.exists) {
     return { undecidable: `ExecStart=-${path}: systemd treats a missing executable with the "-" prefix as "skipping"; what the unit does then is not modelled`, path };
   }
@@ -151,6 +156,12 @@ function executableOutcome(input: SystemdPreconditionInput, path: string, prefix
     lookupErrno = 'EACCES';
   } else if ((fact.mode & 0o111) === 0 || fact.noexecMount === true) {
     lookupErrno = 'EACCES';
+  } else if ('tooLong' in args) {
+    // The kernel opens the binary, then copies the strings (E2BIG), and only then loads it
+    // (ENOEXEC, a missing interpreter): fs/exec.c do_execveat_common, 4.18 and 6.x alike.
+    return argumentListFailure(input, path, args.tooLong, !verified);
+  } else if ('undecidable' in args) {
+    return { undecidable: args.undecidable, path: input.service.execStart?.source.file ?? path };
   } else {
     execErrno = execveErrno(input, fact);
     if (execErrno === undefined) return undefined;
@@ -175,6 +186,33 @@ function executableOutcome(input: SystemdPreconditionInput, path: string, prefix
     path,
     exitStatus: 203,
     ...(!verified || (fact.exists && fact.type === 'directory' && locates) ? { inexact: true } : {}),
+    systemdResult: 'exit-code',
+    systemdLines: lines,
+  };
+}
+
+/**
+ * execve(2) refuses the argument list with E2BIG: the child logs "Failed at step EXEC spawning
+ * <path>: Argument list too long" and exits 203 (the lookup before it succeeded, so v250+ logs no
+ * "Failed to locate" line). Not kubelet's version: kubelet never runs.
+ */
+function argumentListFailure(input: SystemdPreconditionInput, path: string, why: string, inexact: boolean): PreconditionFailure {
+  const unit = input.service.unitName;
+  const source = input.service.execStart?.source;
+  const errorText = strerror('E2BIG')!;
+  const lines = [
+    `${unit}: Failed at step EXEC spawning ${path}: ${errorText}`,
+    `${unit}: Main process exited, code=exited, status=203/EXEC`,
+    `${unit}: Failed with result 'exit-code'.`,
+  ];
+  return {
+    findingId: SYSTEMD_FINDING.argumentListTooLong,
+    kubeletError: lines[0]!,
+    message: `systemd cannot execute ExecStart= of ${unit}: ${why}. execve(2) fails with E2BIG, the unit fails with status=203/EXEC before kubelet runs, and systemd retries every RestartSec=.`,
+    remediation: `Shorten what ExecStart= expands to${source ? ` (${source.file}:${source.line})` : ''}: look for a variable from Environment= or an EnvironmentFile= that is huge or expanded many times, then systemctl daemon-reload.`,
+    ...(source ? { path: source.file } : { path }),
+    exitStatus: 203,
+    ...(inexact ? { inexact: true } : {}),
     systemdResult: 'exit-code',
     systemdLines: lines,
   };

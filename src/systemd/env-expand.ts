@@ -9,16 +9,16 @@
  *   "$NAME" inside a word, "${NAME:-x}" and an unclosed "${" are kept as written.
  */
 import { splitWords } from './extract-word.js';
-import { MAX_ARG_STRLEN, MAX_ARGV_BYTES } from '../limits/bounds.js';
+import { MAX_ARG_STRLEN_ANY_PAGE, MAX_ARGV_BYTES } from '../limits/bounds.js';
 
 export interface ExpandedArgv {
   readonly argv: readonly string[];
   /** Names referenced but not set, in order of first use. */
   readonly unset: readonly string[];
   /**
-   * Set when the expansion exceeds what execve(2) accepts (E2BIG): one string over MAX_ARG_STRLEN
-   * or all over MAX_ARGV_BYTES. Expansion stops there (issue 10, item 11: 3 MB values repeated
-   * 3,000 times exhausted the heap); `argv` is then incomplete.
+   * Set when the expansion exceeds what execve(2) accepts on any Linux (E2BIG): one string over
+   * MAX_ARG_STRLEN_ANY_PAGE or all over MAX_ARGV_BYTES. Expansion stops there (issue 10, item 11:
+   * 3 MB values repeated 3,000 times exhausted the heap); `argv` is then incomplete.
    */
   readonly tooLarge?: string;
 }
@@ -32,7 +32,7 @@ export function expandArgv(words: readonly string[], env: ReadonlyMap<string, st
   let bytes = 0;
   const add = (arg: string) => {
     const size = Buffer.byteLength(arg) + 1;
-    if (size > MAX_ARG_STRLEN) throw new ArgvTooLarge(`an argument of ${size} bytes (Linux allows ${MAX_ARG_STRLEN})`);
+    if (size > MAX_ARG_STRLEN_ANY_PAGE) throw new ArgvTooLarge(`an argument of ${size} bytes (Linux allows at most ${MAX_ARG_STRLEN_ANY_PAGE})`);
     bytes += size;
     if (bytes > MAX_ARGV_BYTES) throw new ArgvTooLarge(`more than ${MAX_ARGV_BYTES} bytes of arguments (Linux allows at most ${MAX_ARGV_BYTES})`);
     argv.push(arg);
@@ -53,7 +53,7 @@ export function expandArgv(words: readonly string[], env: ReadonlyMap<string, st
         if (value !== undefined) for (const split of splitWords(value, { unquote: true, relax: true }) ?? []) add(split);
         continue;
       }
-      add(replaceEnv(word, lookup, MAX_ARG_STRLEN));
+      add(replaceEnv(word, lookup, MAX_ARG_STRLEN_ANY_PAGE));
     }
   } catch (error) {
     if (!(error instanceof ArgvTooLarge)) throw error;
@@ -90,7 +90,7 @@ export function replaceEnv(word: string, lookup: (name: string) => string | unde
         if (c === '}') {
           out += lookup(word.slice(from + 2, i)) ?? '';
           // UTF-16 length <= UTF-8 length: past this, the argument is certainly too long.
-          if (out.length >= maxLength) throw new ArgvTooLarge(`an argument of more than ${maxLength} bytes (Linux allows ${MAX_ARG_STRLEN})`);
+          if (out.length >= maxLength) throw new ArgvTooLarge(`an argument of more than ${maxLength} bytes (Linux allows at most ${MAX_ARG_STRLEN_ANY_PAGE})`);
           from = i + 1;
           state = 'word';
         } else if (c === ':') {

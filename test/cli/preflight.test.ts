@@ -1,7 +1,8 @@
 /** preflight and serve through the shipped bundle, with the sinks pointed at temp directories. */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,14 +37,52 @@ t.test('without a journal socket, entries go to stderr with a priority prefix', 
   const result = spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--kubelet-version', '1.28.7', '--no-metrics'], { encoding: 'utf8', env });
   t.equal(result.status, 1);
   // This test machine has no journald; on one that has, the entry goes there instead.
-  if (!existsSync('/run/systemd/journal/socket')) t.match(result.stderr, /^<3>node-check: .*acr-credential-provider/m);
+  if (existsSync('/run/systemd/journal/socket')) return;
+  t.match(result.stderr, /^node-check: .*acr-credential-provider/m, 'stderr is a pipe, not the journal: no prefix');
+  const journal = preflightWithJournalStream(t, ['--root', root, '--kubelet-version', '1.28.7', '--no-metrics'], 'match');
+  t.match(journal.stderr, /^<3>node-check: .*acr-credential-provider/m, 'stderr is the journal stream: systemd reads the priority');
+});
+
+/**
+ * preflight with stderr on a file and $JOURNAL_STREAM set as systemd sets it ("DEV:INODE"): of
+ * that very file ('match'), or of another one, as a child of a journal-logged service inherits it.
+ */
+function preflightWithJournalStream(t: Test, args: readonly string[], stream: 'match' | 'other' | 'unset'): { status: number | null; stderr: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'node-check-stderr-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(path.join(dir, 'other'), '');
+  const file = path.join(dir, 'stderr');
+  const fd = openSync(file, 'w');
+  try {
+    const of = (p: string) => {
+      const st = statSync(p, { bigint: true });
+      return `${st.dev}:${st.ino}`;
+    };
+    const journalStream = stream === 'match' ? { JOURNAL_STREAM: of(file) } : stream === 'other' ? { JOURNAL_STREAM: of(path.join(dir, 'other')) } : {};
+    const result = spawnSync(process.execPath, [bundle, 'preflight', ...args], { stdio: ['ignore', 'pipe', fd], encoding: 'utf8', env: { ...env, ...journalStream } });
+    return { status: result.status, stderr: readFileSync(file, 'utf8') };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+t.test('<N> priority prefixes only when stderr is the journal stream named by $JOURNAL_STREAM', async (t) => {
+  const root = brokenAcrNode(t.testdir());
+  const args = ['--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--textfile-dir', '/nonexistent/deeper/dir'];
+  const cases = { match: /^<4>node-check: metrics: /m, other: /^node-check: metrics: /m, unset: /^node-check: metrics: /m } as const;
+  for (const [stream, expected] of Object.entries(cases)) {
+    const run = preflightWithJournalStream(t, args, stream as keyof typeof cases);
+    t.equal(run.status, 1, `${stream}: the answer is the same`);
+    t.match(run.stderr, expected, `$JOURNAL_STREAM ${stream}`);
+    if (stream !== 'match') t.notMatch(run.stderr, /^<\d>/m, `${stream}: no line starts with a priority`);
+  }
 });
 
 t.test('a metrics directory that cannot be written does not change the answer', async (t) => {
   const root = brokenAcrNode(t.testdir());
   const result = spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--textfile-dir', '/nonexistent/deeper/dir'], { encoding: 'utf8', env });
   t.equal(result.status, 1);
-  t.match(result.stderr, /<4>node-check: metrics: /);
+  t.match(result.stderr, /^node-check: metrics: /m, 'on a pipe, without the priority prefix');
 });
 
 async function freePort(): Promise<number> {

@@ -9,6 +9,7 @@ import { replaceFileAtomically } from '../../src/host/atomic-file.js';
 import { RootFs } from '../../src/host/root-fs.js';
 import { withLock } from '../../src/fallback/lock.js';
 import { writeTextfile } from '../../src/sinks/textfile.js';
+import { serializeFallbackState } from '../../src/fallback/state.js';
 
 const listAll = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String).sort() : []);
 
@@ -32,7 +33,7 @@ t.test('a textfile directory that is a symlink (to /etc, say) is refused', async
   const root = brokenAcrNode(path.join(base, 'root'));
   const run = runBundle(['preflight', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--textfile-dir', textfiles]);
   t.equal(run.status, 1);
-  t.match(run.stderr, /<4>node-check: metrics: textfile directory .* is a symlink/);
+  t.match(run.stderr, /node-check: metrics: textfile directory .* is a symlink/);
   t.same(listAll(path.join(base, 'etc')), []);
 });
 
@@ -97,4 +98,26 @@ t.test('fallback apply whose writes fail does not say "applied"', async (t) => {
   t.notMatch(run.stdout, /fallback applied/);
   t.match(run.stdout, /error: .*system is a symlink/);
   t.same(listAll(path.join(base, 'elsewhere')), []);
+});
+
+t.test('revert while ROOT/run/systemd/system is a symlink clears the stale record and touches nothing through the link', async (t) => {
+  const base = t.testdir({ elsewhere: { 'kubelet.service.d': { '99-node-check-fallback.conf': 'not ours to remove\n' } } });
+  const record = serializeFallbackState({
+    since: '2026-03-01T10:00:00.000Z',
+    reason: 'test',
+    removedProviders: ['acr-credential-provider'],
+    dropInPath: '/run/systemd/system/kubelet.service.d/99-node-check-fallback.conf',
+    unit: 'kubelet.service',
+  });
+  const root = brokenAcrNode(path.join(base, 'root'), { '/run/node-check/fallback.json': record, '/run/systemd': null });
+  fs.symlinkSync(path.join(base, 'elsewhere'), path.join(root, 'run/systemd/system'));
+  const run = runBundle(['fallback', 'revert', '--root', root, '--kubelet-version', '1.28.7']);
+  t.equal(run.status, 0, run.stdout + run.stderr);
+  t.match(run.stdout, /fallback reverted/);
+  t.match(run.stdout, /changed \/run\/node-check\/fallback\.json/);
+  t.match(run.stdout, /note: not removing \/run\/systemd\/system\/kubelet\.service\.d\/99-node-check-fallback\.conf: .*system is a symlink/);
+  t.notMatch(run.stdout + run.stderr, NO_CRASH);
+  t.notOk(fs.existsSync(path.join(root, 'run/node-check/fallback.json')), 'the stale record is gone');
+  t.same(listAll(path.join(base, 'elsewhere')), ['kubelet.service.d', 'kubelet.service.d/99-node-check-fallback.conf'], 'nothing removed through the link');
+  t.ok(fs.lstatSync(path.join(root, 'run/systemd/system')).isSymbolicLink(), 'the link itself stays');
 });

@@ -16,7 +16,7 @@ import { requireNodes } from '../harness/tools.js';
 import { acrMissing, BIN_DIR, hostile } from '../sinks/reports.js';
 
 const CATALOG = readFileSync(new URL('../../systemd/node-check.catalog', import.meta.url), 'utf8');
-const context = { unit: 'kubelet.service' };
+const context = { unit: 'kubelet.service', pid: 4321 };
 
 /** Our fields as journalctl -o json shows them: a string, or an array for a repeated field. */
 function expectedFields(entry: JournalEntry): Record<string, JournalValue> {
@@ -47,7 +47,7 @@ async function journalProbeBundle(): Promise<string> {
 import { writeJournal } from ${here('../../src/sinks/journal.ts')};
 import { acrMissing } from ${here('../sinks/reports.ts')};
 const [socketPath] = process.argv.slice(2);
-const entries = journalEntriesFor(acrMissing(), { unit: 'kubelet.service' });
+const entries = journalEntriesFor(acrMissing(), { unit: 'kubelet.service', pid: 4321 });
 const where = await writeJournal(entries, { socketPath, timeoutMs: 20000, stderr: (text) => process.stderr.write(text) });
 process.stdout.write(where + '\\n');
 `,
@@ -132,6 +132,23 @@ t.test('inside a booted node: entries, the logger contract, writeJournal and the
     t.ok(stored.some((e) => e['MESSAGE'] === 'stderr'), 'writeJournal reported where the entries went');
   });
 
+  t.test('node-check keeps <N> prefixes on stderr only when systemd connected it to the journal', async (t) => {
+    // A metrics directory that cannot be written: preflight says so on stderr at priority 4.
+    const argv = ['/usr/bin/node-check', 'preflight', '--root', '/', '--kubelet-version', '1.28.7', '--no-journal', '--textfile-dir', '/nonexistent/textfiles'];
+    const unit = 'stderr-priority-probe';
+    await node.exec(['systemd-run', `--unit=${unit}`, '--wait', '--quiet', '--collect', '--property=StandardError=journal', ...argv]);
+    const stored = await node.journal([`_SYSTEMD_UNIT=${unit}.service`, '_TRANSPORT=stdout']);
+    const line = stored.find((e) => /node-check: metrics: /.test(String(e['MESSAGE'])));
+    t.match(line, { PRIORITY: '4', MESSAGE: /^node-check: metrics: / }, 'systemd set $JOURNAL_STREAM: the prefix was read as the priority and removed');
+
+    const direct = await node.exec(argv); // stderr is a pipe to the test, not the journal
+    t.match(direct.stderr, /^node-check: metrics: /m, 'on a pipe: no prefix');
+    t.notMatch(direct.stderr, /^<\d>/m);
+    const inherited = await node.exec(['sh', '-c', 'exec "$@" 2>/tmp/stderr.txt; ', 'sh', ...argv], { env: { JOURNAL_STREAM: '8:12345' } });
+    t.notMatch((await node.exec(['cat', '/tmp/stderr.txt'])).stdout, /^<\d>/m, 'an inherited $JOURNAL_STREAM that names another file: no prefix');
+    t.not(inherited.exitCode, 0);
+  });
+
   t.test('the catalog installs, and journalctl -x explains the entry with its fields', async (t) => {
     await node.writeFile('/usr/lib/systemd/catalog/node-check.catalog', CATALOG);
     const update = await node.exec(['journalctl', '--update-catalog']);
@@ -151,7 +168,7 @@ t.test('inside a booted node: entries, the logger contract, writeJournal and the
     t.match(text, `Plugin: "acr-credential-provider" at ${BIN_DIR}/acr-credential-provider`, '@NODE_CHECK_PROVIDER@ and @NODE_CHECK_PATH@ are filled in');
     t.match(text, `Kubelet logs: err="plugin binary executable ${BIN_DIR}/acr-credential-provider did not exist"`);
     t.match(text, 'How to fix it: Install the plugin');
-    t.match(text, 'Documentation: https://github.com/node-check/node-check/blob/main/docs/findings.md#plugin-binary-missing');
+    t.match(text, 'Documentation: file:///usr/share/doc/node-check/findings.md#plugin-binary-missing');
     t.notMatch(text, /@NODE_CHECK_/, 'no substitution left unfilled');
   });
 });

@@ -33,7 +33,7 @@ providers:
 const CLIENT_FIELDS = [
   'DOCUMENTATION', 'MESSAGE', 'MESSAGE_ID', 'NODE_CHECK_FINDING_ID', 'NODE_CHECK_KUBELET_ERROR', 'NODE_CHECK_KUBELET_VERSION',
   'NODE_CHECK_KUBELET_WILL_START', 'NODE_CHECK_PATH', 'NODE_CHECK_PROVIDER', 'NODE_CHECK_REMEDIATION', 'NODE_CHECK_UNIT',
-  'OBJECT_PID', 'PRIORITY', 'SYSLOG_IDENTIFIER',
+  'OBJECT_PID', 'PRIORITY', 'SYSLOG_IDENTIFIER', 'SYSLOG_PID',
 ];
 // What journald adds for OBJECT_PID= from a root sender (journald-server.c), besides OBJECT_PID.
 const JOURNALD_OBJECT_FIELD = /^OBJECT_(UID|GID|COMM|EXE|CMDLINE|CAP_EFFECTIVE|AUDIT_SESSION|AUDIT_LOGINUID|SELINUX_CONTEXT|SYSTEMD_[A-Z_]+)$/;
@@ -56,7 +56,7 @@ t.test('preflight in ExecStartPre, without the fallback, under the real systemd 
     return;
   }
   const booting = Date.now();
-  const [node, hostileNode] = await Promise.all([bootKubeletNode({ t }), bootKubeletNode({ t, providerConfig: HOSTILE_CONFIG })]);
+  const [node, hostileNode, loopNode] = await Promise.all([bootKubeletNode({ t }), bootKubeletNode({ t, providerConfig: HOSTILE_CONFIG }), bootKubeletNode({ t })]);
   t.comment(`two nodes booted in ${Date.now() - booting} ms (${node.bootMs} and ${hostileNode.bootMs} ms each)`);
 
   t.test('kubelet fails; node-check explained it first, in the journal and in the textfile', async (t) => {
@@ -95,6 +95,8 @@ t.test('preflight in ExecStartPre, without the fallback, under the real systemd 
     // already exited (src/sinks/journal.ts); when it is there it must name kubelet's unit.
     t.ok(entry['_SYSTEMD_UNIT'] === undefined || entry['_SYSTEMD_UNIT'] === UNIT, `_SYSTEMD_UNIT is ${UNIT} (or missing): ${String(entry['_SYSTEMD_UNIT'])}`);
     t.match(String(entry['MESSAGE']), /^kubelet will not start: credential provider plugin "acr-credential-provider" is missing: /);
+    t.equal(entry['SYSLOG_PID'], entry['OBJECT_PID'], "SYSLOG_PID is node-check's own pid (the live process journald resolved OBJECT_PID to)");
+    t.not(entry['SYSLOG_PID'], entry['_PID'], "not logger's");
 
     const invocation = entry['OBJECT_SYSTEMD_INVOCATION_ID'];
     t.type(invocation, 'string', 'the entry names the kubelet start it belongs to');
@@ -147,6 +149,53 @@ t.test('preflight in ExecStartPre, without the fallback, under the real systemd 
     const streamed = (await node.journal(['-u', UNIT, 'SYSLOG_IDENTIFIER=node-check'])).filter((e) => e['_TRANSPORT'] === 'stdout' || e['_TRANSPORT'] === 'stderr');
     t.ok(streamed.length >= 1, 'preflight wrote its answer to the stream');
     t.same(streamed.map((e) => String(e['MESSAGE'])).filter((m) => !m.startsWith('node-check: ')), [], 'every streamed line is one of node-check\'s own');
+  });
+
+  t.test('a crash-looping kubelet: one entry, a reminder with the count at 10; a change is written at once', async (t) => {
+    const node = loopNode;
+    // As on OpenShift (Restart=always), only faster than RestartSec=10 and without a start limit.
+    const fast = '/etc/systemd/system/kubelet.service.d/99-test-fast-restart.conf';
+    await node.writeFile(fast, '[Unit]\nStartLimitIntervalSec=0\n\n[Service]\nRestart=always\nRestartSec=1\n');
+    await must(node, ['systemctl', 'daemon-reload']);
+    const runs = async () => (await node.journal(['-u', UNIT, 'SYSLOG_IDENTIFIER=node-check'])).filter((e) => /^node-check: kubelet will NOT start: /.test(String(e['MESSAGE']))).length;
+    const started = Date.now();
+    await node.exec(['systemctl', 'start', UNIT]);
+    while ((await runs()) < 12 && Date.now() - started < 90_000) await new Promise((resolve) => setTimeout(resolve, 1000));
+    await must(node, ['systemctl', 'stop', UNIT]);
+    const loops = await runs();
+    t.comment(`${loops} kubelet starts in ${Date.now() - started} ms`);
+    t.ok(loops >= 12 && loops < 100, `kubelet crash-looped ${loops} times, each with its preflight`);
+
+    const entries = await node.journal(['-u', UNIT, `MESSAGE_ID=${MISSING.messageId}`]);
+    t.equal(entries.length, 2, `${loops} runs wrote 2 entries: the first, and the reminder at 10`);
+    t.equal(entries[0]?.['NODE_CHECK_REPEAT_COUNT'], undefined);
+    t.match(entries[1], { NODE_CHECK_REPEAT_COUNT: '10', PRIORITY: '3', OBJECT_SYSTEMD_UNIT: UNIT }, 'the reminder counts, at the same priority, filed under kubelet');
+    t.match(String(entries[1]?.['MESSAGE']), /^kubelet will not start: credential provider plugin "acr-credential-provider" is missing: .* \(seen 10 times since boot\)$/);
+    t.not(entries[0]?.['SYSLOG_PID'], entries[1]?.['SYSLOG_PID'], 'each from its own run');
+
+    const record = await must(node, ['stat', '-c', '%a %U %s', '/run/node-check/journal/repeats.json']);
+    t.match(record.stdout.trim(), /^644 root \d+$/, 'the record: 0644, root');
+    const state = JSON.parse((await must(node, ['cat', '/run/node-check/journal/repeats.json'])).stdout) as { bootId: string; scopes: Record<string, { seen: Record<string, { id: string; count: number }> }> };
+    t.equal(state.bootId, (await must(node, ['cat', '/proc/sys/kernel/random/boot_id'])).stdout.trim(), "of this boot");
+    t.same(Object.keys(state.scopes), [UNIT], "counted under kubelet's unit, read from preflight's own cgroup");
+    t.same(Object.values(state.scopes[UNIT]!.seen).map((s) => [s.id, s.count]), [['plugin-binary-missing', loops]], 'every run counted');
+
+    // A change: the plugin appears, not executable (kubelet 1.28 starts; pulls will fail): new, written at once.
+    await must(node, ['rm', fast]);
+    await must(node, ['systemctl', 'daemon-reload']);
+    await node.writeFile(ACR_PLUGIN, '#!/bin/sh\n', 0o644);
+    await node.exec(['systemctl', 'start', UNIT]);
+    await must(node, ['systemctl', 'stop', UNIT]);
+    const warning = await node.journal(['-u', UNIT, `MESSAGE_ID=${findingKind('plugin-not-executable-at-pull')!.messageId}`]);
+    t.equal(warning.length, 1, 'the new finding is written on its first run');
+    t.equal(warning[0]?.['NODE_CHECK_REPEAT_COUNT'], undefined);
+    // And back: the missing plugin returns after a run without it, so it is news again, with its count.
+    await must(node, ['rm', ACR_PLUGIN]);
+    await node.exec(['systemctl', 'start', UNIT]);
+    await must(node, ['systemctl', 'stop', UNIT]);
+    const back = await node.journal(['-u', UNIT, `MESSAGE_ID=${MISSING.messageId}`]);
+    t.equal(back.length, 3, 'written at once, not at the next power of ten');
+    t.equal(back[2]?.['NODE_CHECK_REPEAT_COUNT'], String(loops + 1));
   });
 
   t.test('systemd-analyze verify accepts kubelet.service with the shipped drop-in', async (t) => {

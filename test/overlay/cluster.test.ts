@@ -8,9 +8,15 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { parse as parseYaml } from 'yaml';
-import { apiGet, inClusterClient, nodeTarget, pendingInputs, selects, type ClusterClient } from '../../src/overlay/cluster.js';
+import { apiGet, inClusterClient, kubeletVersionOfNode, nodeKubeletVersion, nodeTarget, pendingInputs, selects, type ClusterClient } from '../../src/overlay/cluster.js';
+import { checkNode } from '../../src/check-node.js';
+import { execa } from 'execa';
+import * as net from 'node:net';
+import { requireTools, toolPath } from '../harness/tools.js';
+import { PRIVATE_RUN_TOOLS } from '../packaging/sandbox.js';
 import { checkClusterPending } from '../../src/overlay/pending.js';
 import { machineConfigYaml, rhelWorker415 } from './helpers.js';
 
@@ -161,6 +167,85 @@ t.test('403, timeout, bad JSON, bad token: cannot tell, with the reason; never a
   const wrongCa = await apiGet({ ...s.client, ca: '' }, '/api/v1/nodes/worker-1');
   t.match(wrongCa, { ok: false }, 'the server certificate must be signed by the given CA');
   t.match(await nodeTarget(s.client, '../etc'), { problem: /not a valid node name/ });
+});
+
+t.test("the kubelet version from the Node object (status.nodeInfo.kubeletVersion), read over the API", async (t) => {
+  const s = await serve(t);
+  standardRoutes(s);
+  t.same(await nodeKubeletVersion(s.client, 'worker-1'), { version: 'v1.28.7+6e2789b' });
+  t.same(s.requests.map((r) => `${r.method} ${r.url}`), ['GET /api/v1/nodes/worker-1'], 'one GET of the node, nothing else');
+  t.match(await nodeKubeletVersion(s.client, 'worker-2'), { problem: /HTTP 404/ }, 'a node the API does not know');
+  s.routes.set('/api/v1/nodes/worker-3', { status: 403, body: { ...FORBIDDEN, message: 'nodes "worker-3" is forbidden: User "system:serviceaccount:node-check:node-check" cannot get resource "nodes"' } });
+  t.match(await nodeKubeletVersion(s.client, 'worker-3'), { problem: /HTTP 403: nodes "worker-3" is forbidden/ });
+  const registering = node('worker-4', WORKER, 'a', 'a') as { status?: unknown };
+  delete registering.status;
+  s.routes.set('/api/v1/nodes/worker-4', { status: 200, body: registering });
+  t.match(await nodeKubeletVersion(s.client, 'worker-4'), { problem: 'node worker-4 has no status.nodeInfo.kubeletVersion' });
+  t.match(await nodeKubeletVersion(s.client, 'Worker_1'), { problem: /not a valid node name/ }, 'never put into a path');
+
+  // The version as the Node gives it (with OpenShift's +build suffix) selects that minor's rules.
+  const root = rhelWorker415(path.join(t.testdir(), 'root'));
+  const report = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: 'v1.28.7+6e2789b', versionProbeTimeoutMs: 2000 });
+  t.equal(report.kubeletVersion, '1.28.7');
+  t.same(report.evaluatedVersions, ['1.28']);
+});
+
+t.test('serve in a pod (the real bundle): NODE_NAME and the service account make the Node\'s kubelet version decide', async (t) => {
+  if (!requireTools(t, [...PRIVATE_RUN_TOOLS, 'cp'])) return;
+  const s = await serve(t);
+  s.routes.set('/api/v1/nodes/worker-1', { status: 200, body: node('worker-1', WORKER, 'a', 'a') });
+  const dir = t.testdir({ token: TOKEN });
+  const ca = path.join(dir, 'ca.pem');
+  fs.writeFileSync(ca, s.client.ca);
+  // Without a version this node's answer is unknown (1.24 and 1.25 refuse its config, 1.26+ start).
+  const root = fileURLToPath(new URL('../fixtures/nodes/ocp-4.16-aws-worker/root', import.meta.url));
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const sa = '/run/secrets/kubernetes.io/serviceaccount';
+  // The pod's service account where inClusterClient reads it (/var/run is /run), in a private /run.
+  const prepare = `${toolPath('mount')} -t tmpfs -o mode=0755 tmpfs /run && ${toolPath('mkdir')} -p ${sa} && ${toolPath('cp')} "${path.join(dir, 'token')}" ${sa}/token && ${toolPath('cp')} "${ca}" ${sa}/ca.crt && exec "$@"`;
+  const userNamespace = process.getuid?.() === 0 ? [] : ['--map-root-user'];
+  const bundlePath = fileURLToPath(new URL('../../dist/node-check.cjs', import.meta.url));
+  /** `node-check serve` as the DaemonSet runs it; returns its /metrics after the first check, and its stderr. */
+  const runPod = async (): Promise<{ metrics: string; stderr: string }> => {
+    const child = execa(toolPath('unshare')!, [...userNamespace, '--mount', '--propagation', 'private', '/bin/sh', '-c', prepare, 'pod', process.execPath, bundlePath, 'serve', '--root', root, '--no-journal', '--listen', `127.0.0.1:${port}`, '--interval', '3600'], {
+      env: { PATH: process.env.PATH ?? '', NODE_CHECK_CONFIG: '', KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: s.client.baseUrl.split(':').pop()!, NODE_NAME: 'worker-1' },
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    });
+    t.teardown(() => child.kill('SIGKILL'));
+    let metrics = '';
+    for (let i = 0; i < 200 && !/nodecheck_kubelet_start/.test(metrics); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      metrics = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+    }
+    child.kill('SIGTERM');
+    return { metrics, stderr: String((await child).stderr) };
+  };
+
+  const pod = await runPod();
+  t.match(pod.metrics, /^nodecheck_kubelet_start_ok 1$/m, 'decided with the Node\'s 1.28: kubelet starts');
+  t.match(pod.metrics, /^nodecheck_kubelet_start_unknown 0$/m);
+  t.ok(s.requests.some((r) => r.url === '/api/v1/nodes/worker-1' && r.auth === `Bearer ${TOKEN}`), 'the Node was read with the pod\'s token');
+  t.notMatch(pod.stderr, /kubelet version from node/, 'no complaint about the version');
+
+  // The control: the Node cannot be read (403): every modelled version, so unknown, and the log says why.
+  s.routes.set('/api/v1/nodes/worker-1', { status: 403, body: { ...FORBIDDEN, message: 'nodes "worker-1" is forbidden' } });
+  const refused = await runPod();
+  t.match(refused.metrics, /^nodecheck_kubelet_start_unknown 1$/m, 'without the version: cannot tell');
+  t.match(String(refused.stderr), /kubelet version from node worker-1: GET \/api\/v1\/nodes\/worker-1: HTTP 403: nodes "worker-1" is forbidden; evaluating every modelled version/);
+});
+
+t.test('kubeletVersionOfNode: only a non-empty string', async (t) => {
+  t.equal(kubeletVersionOfNode({ status: { nodeInfo: { kubeletVersion: ' v1.31.4 ' } } }), 'v1.31.4');
+  t.equal(kubeletVersionOfNode({ status: { nodeInfo: { kubeletVersion: '' } } }), undefined);
+  t.equal(kubeletVersionOfNode({ status: { nodeInfo: { kubeletVersion: 131 } } }), undefined);
+  t.equal(kubeletVersionOfNode(null), undefined);
 });
 
 t.test('inClusterClient: environment and the mounted service account', async (t) => {

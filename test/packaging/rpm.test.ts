@@ -1,20 +1,23 @@
 // The RPM, built for real by scripts/build-rpm.sh (rpmbuild from Debian's `rpm` package) and read
-// back with rpm: the file list and modes, the bundle byte for byte, the config file's flags, the
-// requirements (tried against stand-in nodejs packages with RHEL's epoch), and the scriptlets,
-// which are also run with stand-in systemctl and journalctl in a private /run.
+// back with rpm: the file list and modes, the files byte for byte, the config file's flags, the
+// licences and bundled() Provides, the requirements (tried against stand-in nodejs packages with
+// RHEL's epoch) and the scriptlets, which come from the systemd rpm macros. Then it is installed,
+// upgraded and erased with `rpm --root` in a scratch root, where its scriptlets really run.
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireTools } from '../harness/tools.js';
-import { callsOf, PRIVATE_RUN_TOOLS, runInPrivateRun, writeStub } from './sandbox.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BUNDLE = join(REPO, 'dist/node-check.cjs');
 const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+const SPEC = join(REPO, 'packaging/rpm/node-check.spec');
+/** dist/bundled-packages.json: the npm packages in the bundle, as scripts/build.mjs listed them. */
+const bundled = () => JSON.parse(readFileSync(join(REPO, 'dist/bundled-packages.json'), 'utf8')) as { name: string; version: string; license: string }[];
 
 interface Run {
   readonly code: number | null;
@@ -39,6 +42,7 @@ const sha256 = (path: string) => createHash('sha256').update(readFileSync(path))
 
 /** Builds the RPM once per test file, into a directory removed when the file ends. */
 let built: string | undefined;
+let builtSource: string | undefined;
 function buildRpm(t: Test): string | undefined {
   if (built) return built;
   if (!existsSync(BUNDLE)) {
@@ -47,12 +51,13 @@ function buildRpm(t: Test): string | undefined {
   }
   const out = mkdtempSync(join(tmpdir(), 'node-check-rpm-test-'));
   rootTest.teardown(() => rmSync(out, { recursive: true, force: true }));
-  const result = run('bash', [join(REPO, 'scripts/build-rpm.sh'), out]);
+  // Run as npm runs it (package.json "package:rpm"): the script is executable, with its shebang.
+  const result = run(join(REPO, 'scripts/build-rpm.sh'), [out]);
   t.equal(result.code, 0, `scripts/build-rpm.sh: ${result.stderr}`);
   const paths = result.stdout.split('\n').filter(Boolean);
-  t.same(paths, [join(out, `node-check-${VERSION}-1.noarch.rpm`)], 'one noarch RPM, named after package.json');
-  if (result.code !== 0 || paths.length !== 1 || !existsSync(paths[0]!)) return undefined;
-  built = paths[0]!;
+  t.same(paths, [join(out, `node-check-${VERSION}-1.noarch.rpm`), join(out, 'srpm', `node-check-${VERSION}-1.src.rpm`)], 'a noarch RPM and its source RPM, named after package.json');
+  if (result.code !== 0 || paths.length !== 2 || !paths.every((p) => existsSync(p))) return undefined;
+  [built, builtSource] = paths;
   return built;
 }
 const rootTest = t;
@@ -61,11 +66,20 @@ t.test('scripts/build-rpm.sh builds a noarch RPM from the bundle and the reposit
   if (!requireTools(t, ['rpmbuild', 'rpm'])) return;
   const path = buildRpm(t);
   if (!path) return;
-  t.same(rpm(['-qp', '--qf', '%{NAME} %{VERSION} %{RELEASE} %{ARCH} %{LICENSE}\n', path]), [`node-check ${VERSION} 1 noarch Apache-2.0`]);
+  // The licence of node-check and of every package bundled into it.
+  const licences = [...new Set(bundled().map((p) => p.license))].filter((l) => l !== 'Apache-2.0').sort();
+  t.ok(licences.includes('MIT') && licences.includes('ISC'), 'yargs (MIT) and yaml (ISC) among the bundled licences');
+  t.same(rpm(['-qp', '--qf', '%{NAME} %{VERSION} %{RELEASE} %{ARCH} %{LICENSE}\n', path]), [`node-check ${VERSION} 1 noarch ${['Apache-2.0', ...licences].join(' AND ')}`]);
   // Offline by construction: every Source is a file name that build-rpm.sh copies into _sourcedir.
-  const sources = readFileSync(join(REPO, 'packaging/rpm/node-check.spec'), 'utf8').split('\n').filter((l) => /^Source\d+:/.test(l));
+  const spec = readFileSync(SPEC, 'utf8');
+  const sources = spec.split('\n').filter((l) => /^Source\d+:/.test(l));
   t.ok(sources.length > 0);
   for (const line of sources) t.match(line, /^Source\d+:\s+[\w.-]+$/, `${line.trim()}: a plain file name, no URL`);
+  t.notMatch(spec, /^URL:/m, 'no URL: the project has no public home yet');
+  t.notMatch(spec, /github\.com\/node-check/, 'no placeholder organisation');
+  t.match(spec, /^Release:\s+\d+%\{\?dist\}$/m, 'Release carries %{?dist}');
+  // A release without its changelog entry fails here.
+  t.match(rpm(['-qp', '--changelog', path])[0], new RegExp(`^\\* \\w{3} \\w{3} \\d{2} \\d{4} .+ - ${VERSION.replace(/\./g, '\\.')}-1$`), `the newest %changelog entry is ${VERSION}-1`);
 });
 
 t.test('the RPM installs exactly the expected files, with the expected modes', async (t) => {
@@ -88,6 +102,7 @@ t.test('the RPM installs exactly the expected files, with the expected modes', a
     '/usr/lib/node-check': 'drwxr-xr-x',
     '/usr/lib/node-check/node-check.cjs': '-rwxr-xr-x',
     '/usr/lib/node-check/node-check.bundle.cjs': '-rw-r--r--',
+    '/usr/lib/node-check/node-check.bundle.cjs.map': '-rw-r--r--',
     '/var/cache/node-check': 'drwxr-xr-x',
     '/usr/lib/systemd/system/kubelet.service.d': 'drwxr-xr-x',
     '/usr/lib/systemd/system/kubelet.service.d/90-node-check.conf': '-rw-r--r--',
@@ -103,6 +118,7 @@ t.test('the RPM installs exactly the expected files, with the expected modes', a
     ...Object.fromEntries(['README.md', 'fallback.md', 'json.md', 'operations.md', 'findings.md'].map((f) => [`${docDir}/${f}`, '-rw-r--r--'])),
     [`${licenseDir}`]: 'drwxr-xr-x',
     [`${licenseDir}/LICENSE`]: '-rw-r--r--',
+    [`${licenseDir}/THIRD_PARTY_LICENSES`]: '-rw-r--r--',
   };
   t.same([...listed.keys()].sort(), Object.keys(expected).sort(), 'rpm -qlp: the file list');
   for (const [file, mode] of Object.entries(expected)) {
@@ -122,8 +138,8 @@ t.test('the packaged files are the repository files, byte for byte', async (t) =
     return [file!, digest!] as const;
   }));
   const sources: Record<string, string> = {
-    '/usr/lib/node-check/node-check.cjs': 'dist/node-check.cjs',
     '/usr/lib/node-check/node-check.bundle.cjs': 'dist/node-check.bundle.cjs',
+    '/usr/lib/node-check/node-check.bundle.cjs.map': 'dist/node-check.bundle.cjs.map',
     '/usr/lib/systemd/system/kubelet.service.d/90-node-check.conf': 'systemd/kubelet.service.d/90-node-check.conf',
     '/usr/lib/systemd/system/node-check.service': 'systemd/node-check.service',
     '/usr/lib/systemd/system/node-check-precheck.service': 'systemd/node-check-precheck.service',
@@ -134,7 +150,12 @@ t.test('the packaged files are the repository files, byte for byte', async (t) =
   for (const [installed, source] of Object.entries(sources)) {
     t.equal(digests.get(installed), sha256(join(REPO, source)), `${installed} = ${source}`);
   }
-  t.equal(readFileSync(BUNDLE, 'utf8').split('\n')[0], '#!/usr/bin/env node', 'so the launcher keeps its shebang');
+  const thirdParty = [...digests.keys()].find((p) => p.endsWith('/THIRD_PARTY_LICENSES'));
+  t.equal(digests.get(thirdParty!), sha256(join(REPO, 'dist/THIRD_PARTY_LICENSES')), `${thirdParty} = dist/THIRD_PARTY_LICENSES`);
+  // The launcher, but for its interpreter: the system Node.js, never `env node`.
+  const launcher = readFileSync(BUNDLE, 'utf8');
+  t.equal(launcher.split('\n')[0], '#!/usr/bin/env node', 'dist/node-check.cjs as built');
+  t.equal(digests.get('/usr/lib/node-check/node-check.cjs'), createHash('sha256').update(launcher.replace(/^#!\/usr\/bin\/env node\n/, '#!/usr/bin/node\n')).digest('hex'), 'the launcher with #!/usr/bin/node');
 });
 
 t.test('config.yaml is %config(noreplace), docs and licence are marked as such', async (t) => {
@@ -146,18 +167,27 @@ t.test('config.yaml is %config(noreplace), docs and licence are marked as such',
   t.same(rpm(['-qp', '--configfiles', path]), ['/etc/node-check/config.yaml'], 'the only config file');
   const docs = [...flags].filter(([, f]) => f === 'd').map(([p]) => p.split('/').pop());
   t.same(docs.sort(), ['README.md', 'fallback.md', 'findings.md', 'json.md', 'operations.md']);
-  t.same([...flags].filter(([, f]) => f === 'l').map(([p]) => p.split('/').pop()), ['LICENSE']);
+  t.same([...flags].filter(([, f]) => f === 'l').map(([p]) => p.split('/').pop()), ['LICENSE', 'THIRD_PARTY_LICENSES'], '%license: ours and the bundled packages\'');
   t.equal(flags.get('/usr/bin/node-check'), '', 'the command is a plain (non-config) file');
 });
 
-t.test('requirements: nodejs >= 1:20 and util-linux; RHEL\'s nodejs 1:16 does not satisfy it', async (t) => {
+t.test('requirements: nodejs >= 1:20 and util-linux; RHEL\'s nodejs 1:16 does not satisfy it; bundled() Provides', async (t) => {
   if (!requireTools(t, ['rpmbuild', 'rpm'])) return;
   const path = buildRpm(t);
   if (!path) return;
   const requires = rpm(['-qp', '--requires', path]);
+  // Installed after systemd when both are in one transaction (%systemd_ordering), never required.
+  t.same(rpm(['-qp', '--qf', '[%{ORDERNAME}\n]', path]), ['systemd', 'systemd', 'systemd'], 'ordered after systemd for post, preun, postun');
+  t.same(
+    rpm(['-qp', '--provides', path]).filter((p) => p.startsWith('bundled(')).sort(),
+    bundled().map((p) => `bundled(npm(${p.name})) = ${p.version}`).sort(),
+    'Provides: bundled(npm(NAME)) = VERSION for exactly the bundled packages',
+  );
   t.ok(requires.includes('nodejs >= 1:20'), 'nodejs >= 1:20');
   t.ok(requires.includes('util-linux'), 'util-linux (logger)');
-  const unexpected = requires.filter((r) => !['nodejs >= 1:20', 'util-linux', '/bin/sh', '/usr/bin/env'].includes(r) && !/^rpmlib\(|^config\(node-check\) = /.test(r));
+  t.ok(requires.includes('/usr/bin/node'), "the launcher's interpreter");
+  t.notOk(requires.includes('/usr/bin/env'), 'no #!/usr/bin/env');
+  const unexpected = requires.filter((r) => !['nodejs >= 1:20', 'util-linux', '/bin/sh', '/usr/bin/node'].includes(r) && !/^rpmlib\(|^config\(node-check\) = /.test(r));
   t.same(unexpected, [], 'nothing else but rpmlib() and scriptlet/interpreter paths');
 
   // Fedora and RHEL build nodejs with Epoch 1 (nodejs.spec: %global nodejs_epoch 1). Stand-in
@@ -185,6 +215,38 @@ t.test('requirements: nodejs >= 1:20 and util-linux; RHEL\'s nodejs 1:16 does no
   t.same(missingNodejs('22.12.0'), [], 'nodejs 1:22 satisfies it');
 });
 
+t.test('rpmlint: nothing beyond the filters explained in node-check.rpmlintrc', async (t) => {
+  if (!requireTools(t, ['rpmbuild', 'rpm', 'rpmlint'])) return;
+  const path = buildRpm(t);
+  if (!path || !builtSource) return;
+  const lint = run('rpmlint', ['-r', join(REPO, 'packaging/rpm/node-check.rpmlintrc'), path, builtSource]);
+  const clean = /\b2 packages and 0 specfiles checked; 0 errors, 0 warnings\b/;
+  if (lint.code !== 0 || !clean.test(lint.stdout)) t.comment(`${lint.stdout}${lint.stderr}`);
+  t.equal(lint.code, 0, 'rpmlint exits 0');
+  t.match(lint.stdout, clean, 'the RPM and the source RPM: 0 errors, 0 warnings');
+});
+
+t.test('the source RPM rebuilds, offline and without build-rpm.sh, into the same package', async (t) => {
+  if (!requireTools(t, ['rpmbuild', 'rpm'])) return;
+  const path = buildRpm(t);
+  if (!path || !builtSource) return;
+  const sources = rpm(['-qlp', builtSource]);
+  t.ok(sources.includes('node-check.spec') && sources.includes('node-check.bundle.cjs') && sources.includes('bundled.inc'), 'spec and every source inside');
+  const top = t.testdir({});
+  // As build-rpm.sh does on a host without the systemd rpm macros or an rpm database of its own.
+  const haveMacros = run('rpm', ['--eval', '%{?systemd_post:defined}']).stdout.trim() === 'defined';
+  const options = [...(haveMacros ? [] : ['--load', join(REPO, 'packaging/rpm/macros.systemd-fallback')]), ...(run('rpm', ['-q', 'rpm']).code === 0 ? [] : ['--nodeps'])];
+  const rebuilt = run('rpmbuild', ['--rebuild', '--quiet', ...options, '--define', `_topdir ${top}`, builtSource]);
+  t.equal(rebuilt.code, 0, `rpmbuild --rebuild: ${rebuilt.stderr}`);
+  const again = join(top, 'RPMS', 'noarch', `node-check-${VERSION}-1.noarch.rpm`);
+  if (!existsSync(again)) return;
+  // path, size, digest, mode, owner, group, flags (not mtime): the same files, and the same header facts.
+  const payload = (p: string) => rpm(['-qp', '--dump', p]).map((l) => l.split(' ')).map((f) => [f[0], f[1], f[3], f[4], f[5], f[6], f[7], f[8], f[10]].join(' '));
+  t.same(payload(again), payload(path), 'same files, byte for byte');
+  const facts = (p: string) => rpm(['-qp', '--qf', '%{NVRA} %{LICENSE}\n', '--requires', '--provides', '--scripts', p]);
+  t.same(facts(again), facts(path), 'same name, licence, requirements, provides and scriptlets');
+});
+
 /** The scriptlets by name, as `rpm -qp --scripts` prints them. */
 function scriptlets(path: string): Record<string, string> {
   const found: Record<string, string> = {};
@@ -201,38 +263,126 @@ function scriptlets(path: string): Record<string, string> {
   return found;
 }
 
-t.test('scriptlets: reload systemd and update the catalog only when there is a systemd, never fail', async (t) => {
-  if (!requireTools(t, ['rpmbuild', 'rpm', ...PRIVATE_RUN_TOOLS])) return;
+/** The spec's text of one section (`%post`, …), up to the next section. */
+function specSection(spec: string, name: string): string {
+  const start = spec.indexOf(`\n${name}\n`);
+  if (start < 0) return '';
+  const rest = spec.slice(start + name.length + 2);
+  const end = rest.search(/^%(post|preun|postun|files|changelog|install|prep|build|description)\b/m);
+  return end < 0 ? rest : rest.slice(0, end);
+}
+
+const UNITS = 'node-check.service node-check-precheck.service';
+
+t.test('scriptlets: the systemd rpm macros, no hand-written systemctl, node-check.prom removed on erase', async (t) => {
+  if (!requireTools(t, ['rpmbuild', 'rpm'])) return;
   const path = buildRpm(t);
   if (!path) return;
+  const spec = readFileSync(SPEC, 'utf8');
+  t.match(specSection(spec, '%post'), new RegExp(`^%systemd_post ${UNITS}$`, 'm'));
+  t.match(specSection(spec, '%preun'), new RegExp(`^%systemd_preun ${UNITS}$`, 'm'));
+  t.match(specSection(spec, '%postun'), /^%systemd_postun_with_restart node-check\.service$/m, 'serve restarts on upgrade');
+  t.match(specSection(spec, '%postun'), /^%systemd_postun node-check-precheck\.service$/m, 'the oneshot is not restarted');
+  for (const name of ['%post', '%preun', '%postun']) {
+    const code = specSection(spec, name).split('\n').filter((l) => !/^\s*#/.test(l)).join('\n');
+    t.notMatch(code, /systemctl|journalctl|daemon-reload/, `${name}: nothing by hand (systemd's file triggers reload it and update the catalog)`);
+  }
+  t.match(spec, /^BuildRequires:\s+systemd-rpm-macros$/m);
+
+  // What the packaged scriptlets hold is what the macros expand to on this build host (the real
+  // ones where installed, packaging/rpm/macros.systemd-fallback where rpmbuild has none, as here).
+  const haveMacros = run('rpm', ['--eval', '%{?systemd_post:defined}']).stdout.trim() === 'defined';
+  const load = haveMacros ? [] : ['--load', join(REPO, 'packaging/rpm/macros.systemd-fallback')];
+  const expand = (macro: string) => rpm([...load, '--eval', macro]).map((l) => l.trimEnd()).join('\n');
   const scripts = scriptlets(path);
   t.same(Object.keys(scripts).sort(), ['postinstall', 'postuninstall', 'preuninstall']);
+  const trimmed = (name: string) => scripts[name]!.split('\n').map((l) => l.trimEnd()).filter(Boolean).join('\n');
+  t.ok(trimmed('postinstall').includes(expand(`%systemd_post ${UNITS}`)), 'postinstall = %systemd_post');
+  t.ok(trimmed('preuninstall').includes(expand(`%systemd_preun ${UNITS}`)), 'preuninstall = %systemd_preun');
+  t.ok(trimmed('postuninstall').includes(expand('%systemd_postun_with_restart node-check.service')), 'postuninstall has %systemd_postun_with_restart');
+  t.match(scripts.postuninstall, /if \[ "\$1" -eq 0 \]; then\n(.*\n)*\s+rm -f \/var\/lib\/node_exporter\/textfile_collector\/node-check\.prom/, 'erase removes the textfile');
+  for (const name of Object.keys(scripts)) t.notMatch(scripts[name]!, /kubelet\.service|restart kubelet/, `${name} never touches kubelet`);
+});
 
-  /** Runs one scriptlet as rpm does (`/bin/sh FILE $1`), with only stand-ins on PATH. */
-  const runScriptlet = (name: string, arg: number, options: { systemdRunning: boolean; stubsFail?: boolean; withoutJournalctl?: boolean }) => {
-    const dir = t.testdir({ stubs: {} });
-    const stubs = join(dir, 'stubs');
-    writeStub(stubs, 'systemctl', { exitCode: options.stubsFail ? 1 : 0 });
-    if (!options.withoutJournalctl) writeStub(stubs, 'journalctl', { exitCode: options.stubsFail ? 1 : 0 });
-    const file = join(dir, `${name}.sh`);
-    writeFileSync(file, scripts[name]!);
-    const result = runInPrivateRun(['/bin/sh', file, String(arg)], { env: { PATH: stubs }, systemdRunning: options.systemdRunning });
-    return { code: result.code, systemctl: callsOf(stubs, 'systemctl'), journalctl: callsOf(stubs, 'journalctl') };
+/**
+ * A scratch root where rpm can run the scriptlets (it chroots into it): a shell, `rm`, the C
+ * library they need, and a stand-in for systemd's update helper that records its calls in
+ * /helper.calls, as the systemd macros call it on RHEL 9.
+ */
+function scratchRoot(dir: string): void {
+  const copyIn = (from: string, to = from) => {
+    mkdirSync(join(dir, dirname(to)), { recursive: true });
+    copyFileSync(from, join(dir, to));
+    chmodSync(join(dir, to), lstatSync(from).mode & 0o7777);
   };
-  const RELOAD = 'daemon-reload';
-  const UPDATE_CATALOG = '--update-catalog';
+  copyIn('/bin/sh', '/bin/sh');
+  copyIn('/bin/rm', '/bin/rm');
+  for (const binary of ['/bin/sh', '/bin/rm']) {
+    // ldd: "libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x…)" and "/lib64/ld-linux-x86-64.so.2 (0x…)"
+    for (const match of run('ldd', [binary]).stdout.matchAll(/(?:=> )?(\/\S+) \(0x/g)) copyIn(match[1]!);
+  }
+  const helper = join(dir, 'usr/lib/systemd/systemd-update-helper');
+  mkdirSync(dirname(helper), { recursive: true });
+  writeFileSync(helper, '#!/bin/sh\necho "$*" >> /helper.calls\n', { mode: 0o755 });
+}
 
-  t.same(runScriptlet('postinstall', 1, { systemdRunning: true }), { code: 0, systemctl: [RELOAD], journalctl: [UPDATE_CATALOG] }, 'install on a running systemd');
-  t.same(runScriptlet('postinstall', 1, { systemdRunning: false }), { code: 0, systemctl: [], journalctl: [UPDATE_CATALOG] }, 'install into an image or chroot: no systemctl');
-  t.same(runScriptlet('postinstall', 2, { systemdRunning: true, stubsFail: true }), { code: 0, systemctl: [RELOAD], journalctl: [UPDATE_CATALOG] }, 'failing systemctl and journalctl never fail the transaction');
-  t.same(runScriptlet('postinstall', 1, { systemdRunning: true, withoutJournalctl: true }), { code: 0, systemctl: [RELOAD], journalctl: [] }, 'no journalctl: skipped');
+t.test('installed, upgraded and erased in a scratch root: paths, modes, scriptlets, config and node-check.prom', async (t) => {
+  if (!requireTools(t, ['rpmbuild', 'rpm', 'ldd', 'unshare'])) return;
+  const path = buildRpm(t);
+  if (!path) return;
+  const root = t.testdir({});
+  scratchRoot(root);
+  // rpm chroots into the root to run scriptlets: as root directly, otherwise as root of a user namespace.
+  const asRoot = process.getuid?.() === 0 ? [] : ['unshare', '--map-root-user'];
+  const rpmIn = (args: readonly string[]) => {
+    const argv = [...asRoot, 'rpm', '--root', root, '--dbpath', '/var/lib/rpm', ...args];
+    const result = run(argv[0]!, argv.slice(1));
+    t.equal(result.code, 0, `rpm ${args.join(' ')}: ${result.stderr}`);
+    // Debian's rpm warns that it is not the package manager; nothing else may be said.
+    return result.stderr.split('\n').filter((l) => l !== '' && !/^rpm: (RPM should not be used|However assuming)/.test(l));
+  };
+  const calls = () => (existsSync(join(root, 'helper.calls')) ? readFileSync(join(root, 'helper.calls'), 'utf8').trim().split('\n') : []);
+  const at = (p: string) => join(root, p);
+  const mode = (p: string) => (lstatSync(at(p)).mode & 0o7777).toString(8);
 
-  t.same(runScriptlet('preuninstall', 0, { systemdRunning: true }), { code: 0, systemctl: ['--no-reload disable --now node-check.service'], journalctl: [] }, 'erase: serve is stopped and disabled');
-  t.same(runScriptlet('preuninstall', 1, { systemdRunning: true }), { code: 0, systemctl: [], journalctl: [] }, 'upgrade: serve keeps running');
-  t.same(runScriptlet('preuninstall', 0, { systemdRunning: false }), { code: 0, systemctl: [], journalctl: [] }, 'erase without systemd: nothing to stop');
+  rpmIn(['--initdb']);
+  t.same(rpmIn(['-i', '--nodeps', path]), [], 'install: no warnings, scriptlets succeed');
+  t.same(calls(), [`install-system-units ${UNITS}`], 'install: %systemd_post presets both units');
+  t.equal(readlinkSync(at('usr/bin/node-check')), '../lib/node-check/node-check.cjs');
+  t.equal(mode('usr/lib/node-check/node-check.cjs'), '755', 'launcher 0755');
+  t.equal(readFileSync(at('usr/lib/node-check/node-check.cjs'), 'utf8').split('\n')[0], '#!/usr/bin/node', 'run by the system Node.js');
+  for (const file of ['usr/lib/node-check/node-check.bundle.cjs', 'usr/lib/node-check/node-check.bundle.cjs.map', 'usr/lib/systemd/system/node-check.service',
+    'usr/lib/systemd/system/node-check-precheck.service', 'usr/lib/systemd/system/kubelet.service.d/90-node-check.conf', 'etc/node-check/config.yaml']) {
+    t.equal(mode(file), '644', `${file} 0644`);
+  }
+  for (const dir of ['usr/lib/node-check', 'var/cache/node-check', 'etc/node-check']) t.equal(mode(dir), '755', `${dir}/ 0755`);
+  const licences = run('find', [at('usr/share/licenses'), '-type', 'f']).stdout.split('\n').filter(Boolean).map((p) => p.split('/').pop()).sort();
+  t.same(licences, ['LICENSE', 'THIRD_PARTY_LICENSES'], 'licence files on disk');
+  // The installed command runs (the launcher, from its link), and the bundle runs with its source map.
+  t.equal(run(process.execPath, [at('usr/bin/node-check'), '--version']).stdout.trim(), VERSION, 'installed node-check --version');
+  t.equal(run(process.execPath, ['--enable-source-maps', at('usr/lib/node-check/node-check.bundle.cjs'), '--version']).stdout.trim(), VERSION, 'the bundle under --enable-source-maps');
+  // Outside a real /usr the launcher keeps its code cache beside the bundle: not the package's, so gone.
+  for (const name of readdirSync(at('usr/lib/node-check'))) if (name.endsWith('.v8cache')) rmSync(at(`usr/lib/node-check/${name}`));
 
-  t.same(runScriptlet('postuninstall', 1, { systemdRunning: true }), { code: 0, systemctl: [RELOAD, 'try-restart node-check.service'], journalctl: [] }, 'upgrade: serve restarts on the new version');
-  t.same(runScriptlet('postuninstall', 0, { systemdRunning: true }), { code: 0, systemctl: [RELOAD], journalctl: [UPDATE_CATALOG] }, 'erase: reload, catalog without ours');
-  t.same(runScriptlet('postuninstall', 0, { systemdRunning: false, stubsFail: true }), { code: 0, systemctl: [], journalctl: [UPDATE_CATALOG] }, 'erase without systemd');
-  for (const name of Object.keys(scripts)) t.notMatch(scripts[name]!, /restart kubelet|kubelet\.service/, `${name} never touches kubelet`);
+  // What a running node leaves: metrics, a code cache, a local edit of the settings.
+  const prom = 'var/lib/node_exporter/textfile_collector/node-check.prom';
+  mkdirSync(dirname(at(prom)), { recursive: true });
+  writeFileSync(at(prom), 'nodecheck_kubelet_start_ok 1\n');
+  writeFileSync(at('var/cache/node-check/node-check.0123.check.v20-x64.v8cache'), 'cache');
+  writeFileSync(at('etc/node-check/config.yaml'), `${readFileSync(at('etc/node-check/config.yaml'), 'utf8')}# local edit\n`);
+
+  t.same(rpmIn(['-U', '--replacepkgs', '--nodeps', path]), [], 'upgrade (reinstall): no warnings');
+  t.same(calls().slice(1), ['mark-restart-system-units node-check.service'], 'upgrade: serve marked for restart, nothing disabled');
+  t.ok(existsSync(at(prom)), 'upgrade keeps node-check.prom');
+  t.notOk(existsSync(at('var/cache/node-check/node-check.0123.check.v20-x64.v8cache')), 'upgrade drops old code caches');
+  t.match(readFileSync(at('etc/node-check/config.yaml'), 'utf8'), /# local edit\n$/, 'upgrade keeps the edited settings (noreplace)');
+
+  t.same(rpmIn(['-e', 'node-check']), ['warning: /etc/node-check/config.yaml saved as /etc/node-check/config.yaml.rpmsave'], 'erase: only the .rpmsave warning');
+  t.same(calls().slice(2), [`remove-system-units ${UNITS}`], 'erase: %systemd_preun disables and stops both units');
+  t.notOk(existsSync(at(prom)), 'erase removes node-check.prom');
+  t.ok(existsSync(dirname(at(prom))), "erase leaves node_exporter's directory");
+  t.ok(existsSync(at('etc/node-check/config.yaml.rpmsave')), 'the edited settings are kept as .rpmsave');
+  for (const gone of ['usr/bin/node-check', 'usr/lib/node-check', 'var/cache/node-check', 'usr/lib/systemd/system/node-check.service', 'usr/lib/systemd/system/kubelet.service.d']) {
+    t.notOk(existsSync(at(gone)), `erase removes /${gone}`);
+  }
 });

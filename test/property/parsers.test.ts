@@ -19,7 +19,7 @@ import { goJsonCheckValid, parseGoJson } from '../../src/go/json.js';
 import { parseGoDuration } from '../../src/go/duration.js';
 import { parseGoUrl } from '../../src/go/url.js';
 import { yamlNestingBound } from '../../src/limits/nesting.js';
-import { MAX_ARG_STRLEN, MAX_ARGV_BYTES } from '../../src/limits/bounds.js';
+import { MAX_ARG_STRLEN_ANY_PAGE, MAX_ARGV_BYTES } from '../../src/limits/bounds.js';
 
 const RUNS = Number(process.env.NODE_CHECK_PROPERTY_RUNS ?? 300);
 const params = { numRuns: RUNS };
@@ -75,7 +75,7 @@ property(t, 'ExecStart environment expansion stays within execve limits', fc.tup
   const env = new Map([['A', value.repeat(Math.ceil(repeat / Math.max(1, value.length)))]]);
   const r = expandArgv(words, env);
   const bytes = r.argv.reduce((sum, arg) => sum + Buffer.byteLength(arg) + 1, 0);
-  return bytes <= MAX_ARGV_BYTES && r.argv.every((arg) => Buffer.byteLength(arg) < MAX_ARG_STRLEN) && same(r, expandArgv(words, env));
+  return bytes <= MAX_ARGV_BYTES && r.argv.every((arg) => Buffer.byteLength(arg) < MAX_ARG_STRLEN_ANY_PAGE) && same(r, expandArgv(words, env));
 });
 
 property(t, 'kubelet flags (pflag)', fc.array(fc.oneof(textOf('-=', 12), fc.constantFrom('--', '-', '--config', '--image-credential-provider-config=', '-v', '--feature-gates', '--x=y=z')), { maxLength: 12 }), (args) => {

@@ -60,7 +60,7 @@ t.test('one catalog entry per MESSAGE_ID, with subject, origin and a link to the
     t.same(entry.headers, [
       ['Subject', kind.title],
       ['Defined-By', 'node-check'],
-      ['Support', 'https://github.com/node-check/node-check/issues'],
+      ['Support', 'file:///usr/share/doc/node-check/README.md'],
       ['Documentation', findingDocumentationUrl(kind.id)],
     ], `${kind.id}: headers`);
     const prose = entry.payload.join(' ').replace(/\s+/g, ' ');

@@ -11,7 +11,7 @@ import {
 import { MAX_MESSAGE_LENGTH, MAX_VALUE_LENGTH, sanitizeJournalValue } from '../../src/sinks/journal-value.js';
 import { acrMissing, BIN_DIR, fallbackActive, hostile, HOSTILE_DIR, HOSTILE_PROVIDER, missingPlugin, notConfigured, report, unknownVersion } from './reports.js';
 
-const context = { unit: 'kubelet.service' };
+const context = { unit: 'kubelet.service', pid: 4321 };
 
 /** What journald makes of logger's input: logger.c journald_entry + journald's split at the first "=". */
 function parseLoggerInput(input: string): [string, string][] {
@@ -43,8 +43,9 @@ t.test('a missing plugin: one entry that names the plugin and the path, at prior
     MESSAGE: [`kubelet will not start: credential provider plugin "acr-credential-provider" is missing: ${BIN_DIR}/acr-credential-provider does not exist`],
     PRIORITY: ['3'],
     SYSLOG_IDENTIFIER: ['node-check'],
+    SYSLOG_PID: ['4321'],
     MESSAGE_ID: [kind.messageId],
-    DOCUMENTATION: ['https://github.com/node-check/node-check/blob/main/docs/findings.md#plugin-binary-missing'],
+    DOCUMENTATION: ['file:///usr/share/doc/node-check/findings.md#plugin-binary-missing'],
     NODE_CHECK_FINDING_ID: ['plugin-binary-missing'],
     NODE_CHECK_PATH: [`${BIN_DIR}/acr-credential-provider`],
     NODE_CHECK_PROVIDER: ['acr-credential-provider'],
@@ -54,7 +55,7 @@ t.test('a missing plugin: one entry that names the plugin and the path, at prior
     NODE_CHECK_KUBELET_WILL_START: ['false'],
     NODE_CHECK_UNIT: ['kubelet.service'],
   });
-  t.same(entries[0]!.fields.map(([name]) => name), JOURNAL_FIELD_NAMES.filter((n) => n !== 'NODE_CHECK_FINDING_VERSIONS'), 'fields in the documented order');
+  t.same(entries[0]!.fields.map(([name]) => name), JOURNAL_FIELD_NAMES.filter((n) => n !== 'NODE_CHECK_FINDING_VERSIONS' && n !== 'NODE_CHECK_REPEAT_COUNT'), 'fields in the documented order');
 });
 
 t.test('findings of one kind share one entry; repeated fields carry each path and provider', async (t) => {
@@ -184,4 +185,18 @@ t.test('formatForStderr: one priority-prefixed line per entry', async (t) => {
   t.match(line, /^<3>node-check: kubelet will not start: credential provider plugin "evil\\x0aMESSAGE_ID=/);
   t.match(line, / \[plugin-binary-missing\]\n$/);
   t.equal(line.indexOf('\n'), line.length - 1, 'exactly one line');
+});
+
+t.test('SYSLOG_PID is the pid given, in every entry; never one that cannot be a pid', async (t) => {
+  const entries = journalEntriesFor(unknownVersion(), { unit: 'kubelet.service', pid: 777 });
+  t.ok(entries.length > 1);
+  t.same(entries.map((e) => journalField(e, 'SYSLOG_PID')), entries.map(() => '777'));
+  for (const pid of [0, -1, 1.5, Number.NaN]) {
+    t.same(journalEntriesFor(acrMissing(), { unit: 'kubelet.service', pid }).map((e) => journalField(e, 'SYSLOG_PID')), [undefined], `no SYSLOG_PID for ${pid}`);
+  }
+});
+
+t.test('DOCUMENTATION links to the installed findings.md, which works without network', async (t) => {
+  const [entry] = journalEntriesFor(acrMissing(), context);
+  t.equal(journalField(entry!, 'DOCUMENTATION'), 'file:///usr/share/doc/node-check/findings.md#plugin-binary-missing');
 });

@@ -10,8 +10,8 @@ import { journalEntriesFor, serializeForLogger } from '../../src/sinks/journal-e
 import { writeJournal } from '../../src/sinks/journal.js';
 import { missingPlugin, report, unknownVersion } from './reports.js';
 
-const entries = journalEntriesFor(unknownVersion(), { unit: 'kubelet.service' }); // two entries: priority 3 and 4
-const oneMore = journalEntriesFor(report({ kubeletWillStart: false, findings: [missingPlugin('acr')] }), { unit: 'kubelet.service' });
+const entries = journalEntriesFor(unknownVersion(), { unit: 'kubelet.service', pid: 4321 }); // two entries: priority 3 and 4
+const oneMore = journalEntriesFor(report({ kubeletWillStart: false, findings: [missingPlugin('acr')] }), { unit: 'kubelet.service', pid: 4321 });
 
 /** A logger stand-in that records each run's arguments and stdin, and exits with the given codes in turn. */
 function fakeLogger(dir: string, exitCodes: readonly number[] = []): string {

@@ -57,6 +57,16 @@ export const HOST_KINDS: readonly FindingKind[] = [
     fix: 'chmod +x, remount without noexec, install the binary built for this machine, or install its interpreter.',
   },
   {
+    id: 'systemd-exec-argument-list-too-long',
+    title: "ExecStart='s command line and environment are too long to execute",
+    severity: 'error',
+    versions: 'all (systemd, Linux 4.18+; independent of the kubelet version)',
+    messageId: 'bfe3543429a14bafa58cab6ded4f5e25',
+    meaning:
+      'systemd expands ExecStart= ($VAR, ${VAR}) and passes the result and the unit\'s environment to execve(2). Linux refuses, with E2BIG, any single argument or environment string longer than 32 pages (131072 bytes with 4 KiB pages, as on every x86_64 and s390x kernel; up to 2 MiB with 64 KiB pages), and everything together beyond a quarter of the stack limit, never more than 6 MiB (fs/exec.c). systemd then logs "Failed at step EXEC spawning <path>: Argument list too long", "Main process exited, code=exited, status=203/EXEC", "Failed with result \'exit-code\'", and kubelet never runs; systemd retries every RestartSec=. node-check decides only what holds on every kernel and stack limit; in between (a string of 128 KiB-2 MiB on aarch64 or ppc64le, a total over 128 KiB) it answers "cannot tell".',
+    fix: 'Find the variable that is huge or expanded many times (Environment=, EnvironmentFile=, a drop-in) and shorten it; pass large data through a file (kubelet --config) instead of the command line; then systemctl daemon-reload.',
+  },
+  {
     id: 'systemd-wrapped-kubelet-missing',
     title: 'The kubelet binary behind a wrapper does not exist',
     severity: 'warning',

@@ -10,7 +10,7 @@ import type { Settings } from '../../settings.js';
 import type { CliIo } from '../io.js';
 import { ExitCode } from '../../model/report.js';
 import { RootFs } from '../../host/root-fs.js';
-import { LockBusyError } from '../../fallback/lock.js';
+import { LockBusyError, LockUnavailableError } from '../../fallback/lock.js';
 import { applyNodeFallback, discoverWithoutFallback, revertNodeFallback, type NodeFallbackOptions, type NodeFallbackOutcome } from '../../fallback/node-fallback.js';
 import { planFallbackForNode, type FallbackPlan } from '../../fallback/plan.js';
 import { readFallbackState, type FallbackStateReading } from '../../fallback/state.js';
@@ -63,6 +63,11 @@ async function withOutcome(settings: Settings, io: CliIo, run: () => Promise<Nod
   try {
     outcome = await run();
   } catch (error) {
+    // Nothing was changed: the lock could not even be created (a read-only or full /run, a symlink).
+    if (error instanceof LockUnavailableError) {
+      io.stderr(`node-check: fallback FAILED, nothing changed: ${error.message}\n`);
+      return ExitCode.willFail;
+    }
     if (!(error instanceof LockBusyError)) throw error;
     io.stderr(`node-check: ${error.message}\n`);
     return ExitCode.unknown;

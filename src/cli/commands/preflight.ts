@@ -9,8 +9,10 @@ import { exitCodeFor, ExitCode, type Report } from '../../model/report.js';
 import { runNodeCheck } from '../../run-node-check.js';
 import { withinBudget } from '../budget.js';
 import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
+import { forStderr } from '../stderr-priority.js';
 import { formatForStderr, journalEntriesFor, type JournalEntry } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
+import { collapseRepeats } from '../../sinks/journal-collapse.js';
 import { renderMetrics, writeTextfile } from '../../sinks/metrics.js';
 import { escapeUnprintable } from '../../render/printable.js';
 import { VERSION } from '../../version.js';
@@ -24,7 +26,7 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
   const remainingMs = () => Math.max(100, deadline - Date.now());
   const known: { report?: Report; pendingJournal?: readonly JournalEntry[] } = {};
   // Synchronous work cannot be interrupted by the timer below: past the grace, the process is killed.
-  const watchdog = armWatchdog(budgetMs + WATCHDOG_GRACE_MS, `<3>node-check: preflight overran its ${settings.timeoutSeconds} s budget in synchronous work; killed so that kubelet can start.\n`);
+  const watchdog = armWatchdog(budgetMs + WATCHDOG_GRACE_MS, forStderr(`<3>node-check: preflight overran its ${settings.timeoutSeconds} s budget in synchronous work; killed so that kubelet can start.\n`, io.stderrIsJournal === true));
 
   try {
     return await withinBudget(
@@ -44,10 +46,13 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
         }
       }
       if (settings.journal) {
-        const entries = journalEntriesFor(report, { unit: settings.unit });
-        known.pendingJournal = entries;
-        if (entries.length > 0) await writeJournal(entries, { timeoutMs: remainingMs(), stderr: io.stderr, objectPid: process.pid });
+        // Kubelet crash-loops: a finding already written this boot is written again only as a counted reminder.
+        const collapsed = collapseRepeats(journalEntriesFor(report, { unit: settings.unit, pid: process.pid }), settings.root, Date.now());
+        known.pendingJournal = collapsed.write;
+        if (collapsed.write.length > 0) await writeJournal(collapsed.write, { timeoutMs: remainingMs(), stderr: io.stderr, objectPid: process.pid });
         known.pendingJournal = undefined;
+        const problem = collapsed.commit();
+        if (problem !== undefined) sinkErrors.push(problem);
       }
       for (const problem of sinkErrors) io.stderr(`<4>node-check: ${escapeUnprintable(problem)}\n`);
       return exitCodeFor(report);

@@ -14,12 +14,14 @@ import { renderMetrics } from '../../sinks/metrics.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
+import { boundConnections } from '../../serve/connection-limits.js';
 import { VERSION } from '../../version.js';
 import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
-import { inClusterClient } from '../../overlay/cluster.js';
+import { inClusterClient, nodeKubeletVersion } from '../../overlay/cluster.js';
 
 import { withinBudget } from '../budget.js';
 import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
+import { forStderr } from '../stderr-priority.js';
 
 /**
  * A full garbage collection after a check once the heap has grown by 2 MB since the last one
@@ -61,7 +63,11 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     io.stderr('node-check: --in-cluster needs the node name: --node-name or $NODE_NAME (the downward API spec.nodeName)\n');
     return 64;
   }
-  const cluster = inCluster ? inClusterClient(io.env, settings.timeoutSeconds * 1000) : undefined;
+  const cluster = inCluster || nodeName ? inClusterClient(io.env, settings.timeoutSeconds * 1000) : undefined;
+  // In a pod the host's kubelet cannot be asked its version; the Node object has it (issue 11, item 4).
+  const versionClient = nodeName && settings.kubeletVersion === undefined && cluster && !('problem' in cluster) ? cluster : undefined;
+  let versionProblem: string | undefined;
+  if (nodeName && settings.kubeletVersion === undefined && cluster && 'problem' in cluster) io.stderr(`<4>node-check: kubelet version from node ${nodeName}: ${cluster.problem}\n`);
   let watcher: Watcher | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -74,14 +80,21 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
   const check = async (): Promise<void> => {
     const started = Date.now();
     // The budget of one check (issue 10): synchronous work past it kills serve; systemd restarts it.
-    const watchdog = armWatchdog(settings.timeoutSeconds * 1000 + WATCHDOG_GRACE_MS, `<3>node-check: a check overran its ${settings.timeoutSeconds} s budget in synchronous work; serve killed.\n`);
+    const watchdog = armWatchdog(settings.timeoutSeconds * 1000 + WATCHDOG_GRACE_MS, forStderr(`<3>node-check: a check overran its ${settings.timeoutSeconds} s budget in synchronous work; serve killed.\n`, io.stderrIsJournal === true));
     let report: Report;
     try {
-      report = await withinBudget(settings.timeoutSeconds * 1000, () => runNodeCheck(settings, { applyFallback: false, timeoutMs: () => Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()) }), () => {
+      const fromNode = versionClient && nodeName ? await nodeKubeletVersion(versionClient, nodeName) : undefined;
+      if (fromNode && 'problem' in fromNode && fromNode.problem !== versionProblem) io.stderr(`<4>node-check: kubelet version from node ${nodeName}: ${fromNode.problem}; evaluating every modelled version\n`);
+      versionProblem = fromNode && 'problem' in fromNode ? fromNode.problem : undefined;
+      const checkSettings = fromNode && 'version' in fromNode ? { ...settings, kubeletVersion: fromNode.version } : settings;
+      report = await withinBudget(settings.timeoutSeconds * 1000, () => runNodeCheck(checkSettings, { applyFallback: false, timeoutMs: () => Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()) }), () => {
         throw new Error(`the check ran out of its ${settings.timeoutSeconds} s budget`);
       });
+      if (fromNode && 'version' in fromNode && report.kubeletVersion) report = { ...report, kubeletVersionSource: 'api' };
       if (settings.autoRestore && report.fallback.active) {
-        const restored = await withinBudget(Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()), () => autoRestore(settings, report, io), () => undefined);
+        // A read-only or full /run (no lock, no removal) must not cost the check its answer.
+        const restoring = () => autoRestore(settings, report, io).catch((error: Error) => void io.stderr(`<4>node-check: fallback not restored: ${error.message}\n`));
+        const restored = await withinBudget(Math.max(100, started + settings.timeoutSeconds * 1000 - Date.now()), restoring, () => undefined);
         if (restored) report = restored;
       }
     } finally {
@@ -96,7 +109,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     };
     const pending = [
       ...(pendingArgs.length === 0 ? [] : await checkPendingConfigs({ ...pendingOptions, configs: pendingArgs })),
-      ...(cluster && nodeName ? await checkClusterPending(pendingOptions, cluster, nodeName) : []),
+      ...(inCluster && cluster && nodeName ? await checkClusterPending(pendingOptions, cluster, nodeName) : []),
     ];
     state.metrics = (await renderMetrics(report, { version: VERSION, durationSeconds: (Date.now() - started) / 1000, nowSeconds: Date.now() / 1000 })) + (await renderPendingMetrics(pending));
     const pendingKey = JSON.stringify(pending.map((p) => [p.config, p.kubeletWillStart]));
@@ -108,7 +121,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     state.checkedAt = Date.now();
     const key = answerKey(report);
     if (key !== state.answerKey) {
-      const entries = journalEntriesFor(report, { unit: settings.unit });
+      const entries = journalEntriesFor(report, { unit: settings.unit, pid: process.pid });
       if (settings.journal && entries.length > 0) await writeJournal(entries, { timeoutMs: 5000, stderr: io.stderr, objectPid: process.pid });
       io.stderr(`node-check: ${state.answerKey === undefined ? 'first check' : 'answer changed'}: kubelet ${report.kubeletWillStart === true ? 'is predicted to start' : report.kubeletWillStart === false ? 'will NOT start' : 'start cannot be predicted'}\n`);
       state.answerKey = key;
@@ -154,6 +167,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: try /metrics or /healthz\n');
     }
   });
+  boundConnections(server);
 
   try {
     await listen(server, settings.listen);

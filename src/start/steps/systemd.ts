@@ -2,8 +2,9 @@
  * What systemd refuses before kubelet runs (src/systemd-preconditions/): a missing non-optional
  * EnvironmentFile= (the unit fails with result 'resources' before any ExecStartPre, so the
  * preflight in kubelet's own unit never sees it: systemd/node-check-precheck.service reports it),
- * an ExecStart= binary that is missing or not executable (203/EXEC). A masked unit is decided in
- * evaluate, since it has no command line at all. These do not depend on the kubelet version.
+ * an ExecStart= binary that is missing or not executable, an argument list execve(2) refuses
+ * (both 203/EXEC). A masked unit is decided in evaluate, since it has no command line at all.
+ * These do not depend on the kubelet version.
  */
 import type { StartCheck } from '../start-check.js';
 import { PASS } from '../start-check.js';
@@ -18,9 +19,14 @@ export const systemdStep: StartCheck = {
   appliesTo: () => true,
   run(context) {
     const { model } = context;
-    const outcomes = checkSystemdPreconditions({ service: model.service, files: model.files, ...(model.kubelet ? { kubeletPath: model.kubelet.kubeletPath } : {}), ...(model.nodeMachine ? { nodeMachine: model.nodeMachine } : {}) });
+    // A binary the root does not carry is unknown, not missing: an argument list execve refuses
+    // still decides (203/EXEC either way), a lookup does not.
+    const notInRoot = [model.service.execStart?.path, model.kubelet?.kubeletPath].filter((p): p is string => p !== undefined && p in model.files && binaryNotInRoot(model, p));
+    const files = notInRoot.length === 0 ? model.files : Object.fromEntries(Object.entries(model.files).filter(([p]) => !notInRoot.includes(p)));
+    const outcomes = checkSystemdPreconditions({ service: model.service, files, ...(model.kubelet ? { kubeletPath: model.kubelet.kubeletPath } : {}), ...(model.nodeMachine ? { nodeMachine: model.nodeMachine } : {}) });
     // A binary the root does not carry is not checked (src/start/binaries-in-root.ts).
-    const relevant = outcomes.filter((o) => !(o.path && binaryNotInRoot(model, o.path) && o.findingId !== SYSTEMD_FINDING.envFileMissing && o.findingId !== SYSTEMD_FINDING.envFileUnreadable));
+    const aboutFiles: readonly string[] = [SYSTEMD_FINDING.envFileMissing, SYSTEMD_FINDING.envFileUnreadable, SYSTEMD_FINDING.argumentListTooLong];
+    const relevant = outcomes.filter((o) => !(o.path && binaryNotInRoot(model, o.path) && !aboutFiles.includes(o.findingId ?? '')));
     const failure = relevant.find(isFailure);
     const undecided = relevant.find((o) => !isFailure(o));
     if (failure) {

@@ -1,0 +1,59 @@
+/**
+ * Issue 10, item 12: with 128 file descriptors, serve flipped to "cannot tell". Idle HTTP
+ * connections took every descriptor, and each re-check then failed to open the unit (EMFILE).
+ * A real serve under `prlimit --nofile=128`, 200 connections held open, many re-checks.
+ */
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { brokenAcrNode } from '../helpers/node-root.js';
+import { bundle, env, NO_CRASH } from './bundle.js';
+import { skipLoudly, toolPath } from '../harness/tools.js';
+
+async function get(port: number, urlPath: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(`http://127.0.0.1:${port}${urlPath}`, { signal: AbortSignal.timeout(3000) });
+  return { status: response.status, body: await response.text() };
+}
+
+t.test('serve under a 128-fd limit keeps its answer while clients hold 200 connections', async (t) => {
+  const prlimit = toolPath('prlimit');
+  if (!prlimit) return skipLoudly(t, 'prlimit (util-linux) is needed to lower the fd limit');
+  const root = brokenAcrNode(t.testdir());
+  const port = 20000 + (process.pid % 20000);
+  const child = spawn(prlimit, ['--nofile=128', process.execPath, bundle, 'serve', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--listen', `127.0.0.1:${port}`, '--interval', '1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdout.resume();
+  const sockets: net.Socket[] = [];
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    child.kill('SIGKILL');
+  });
+  for (let i = 0; i < 100 && !/first check/.test(stderr); i++) await sleep(100);
+  t.match(stderr, /first check: kubelet will NOT start/);
+
+  for (let i = 0; i < 200; i++) {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    sockets.push(socket);
+  }
+  // Many re-checks while the connections are held: the interval (1 s) and changes to watched files.
+  const unit = path.join(root, 'etc/systemd/system/kubelet.service');
+  for (let i = 0; i < 8; i++) {
+    await sleep(600);
+    fs.utimesSync(unit, new Date(), new Date());
+  }
+  const fds = fs.readdirSync(`/proc/${child.pid}/fd`).length;
+  t.ok(fds < 64, `serve holds ${fds} descriptors with 200 clients knocking`);
+  for (const socket of sockets) socket.destroy();
+  await sleep(300);
+
+  const metrics = await get(port, '/metrics');
+  t.equal(metrics.status, 200);
+  t.match(metrics.body, /^nodecheck_kubelet_start_ok 0$/m, 'still "will NOT start"');
+  t.notMatch(stderr, /cannot be predicted|EMFILE/, stderr);
+  t.notMatch(stderr, NO_CRASH);
+});
