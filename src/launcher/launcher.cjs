@@ -114,7 +114,8 @@ function writeCache(data) {
 }
 
 // No optimising compiler: a run lasts a tenth of a second, and TurboFan's background jobs cost
-// about 3 MB of peak RSS there for no gain in time (issue 12, measured with `npm run bench`).
+// about 3 MB of peak RSS there for no gain in time. A young generation that does not grow: V8
+// doubled it up to 32 MB under serve's steady allocation (issue 12, measured with `npm run bench`).
 // Set before the bundle is compiled: V8 keys its code cache to the flags.
 v8.setFlagsFromString('--no-opt --semi-space-growth-factor=1');
 const cachedData = readCache();

@@ -15,7 +15,7 @@
  * ExecStartPre both run before every kubelet start, and `journalctl -u kubelet` must still show
  * kubelet's copy.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { sanitizeJournalValue, MAX_MESSAGE_LENGTH } from './journal-value.js';
 import { journalField, type JournalEntry, type JournalFieldName } from './journal-entry.js';
 
@@ -73,8 +73,12 @@ export interface RepeatInput {
 /** Fields that differ between runs without the entry saying anything new. */
 const NOT_FINGERPRINTED: ReadonlySet<JournalFieldName> = new Set<JournalFieldName>(['SYSLOG_PID', 'NODE_CHECK_REPEAT_COUNT']);
 
+// node:crypto takes milliseconds to load: only preflight runs that write the journal need it (issue 12).
+const lazyRequire = createRequire(import.meta.url);
+
 export function entryFingerprint(entry: JournalEntry): string {
   const fields = entry.fields.filter(([name]) => !NOT_FINGERPRINTED.has(name));
+  const { createHash } = lazyRequire('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 32);
 }
 
