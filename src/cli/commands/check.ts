@@ -10,13 +10,14 @@ import { RootFs } from '../../host/root-fs.js';
 import { fallbackStatus, readFallbackState } from '../../fallback/state.js';
 import { readOverlayInputs, type OverlayArg } from '../../overlay/read-inputs.js';
 import { kubeletForOpenShift } from '../../kubelet/data/openshift-kubelet.js';
+import { applyIgnores } from '../../evaluate/ignore.js';
 
 export { readOverlayInputs, type OverlayArg } from '../../overlay/read-inputs.js';
 
 export async function runCheck(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
   const overlayArgs = (args['overlays'] as readonly OverlayArg[] | undefined) ?? [];
   const openshiftVersion = args['openshiftVersion'] as UpgradeSection['openshiftVersion'] | undefined;
-  const report = overlayArgs.length === 0
+  const checked = overlayArgs.length === 0
     ? await runNodeCheck(settings, { applyFallback: false, timeoutMs: () => settings.timeoutSeconds * 1000 })
     : await checkNode({
         root: settings.root,
@@ -26,8 +27,10 @@ export async function runCheck(settings: Settings, io: CliIo, args: Record<strin
         fallback: fallbackStatus(readFallbackState(new RootFs(settings.root), { unit: settings.unit }), settings.fallback),
         overlays: readOverlayInputs(overlayArgs),
         ...(openshiftVersion ? { openshiftVersion } : {}),
+        verbose: settings.verbose,
       });
-  io.stdout(settings.output === 'json' ? renderJson(report) : renderText(report, { color: settings.color }));
+  const report = applyIgnores(checked, settings.ignore);
+  io.stdout(settings.output === 'json' ? renderJson(report) : renderText(report, { color: settings.color, verbose: settings.verbose }));
   return exitCodeFor(report);
 }
 
