@@ -50,3 +50,6 @@ const launcher = readFileSync(new URL('../src/launcher/launcher.cjs', import.met
 if (!launcher.includes("const BUNDLE_ID = 'dev';")) throw new Error('src/launcher/launcher.cjs: BUNDLE_ID placeholder not found');
 writeFileSync(`${dist}node-check.cjs`, launcher.replace("const BUNDLE_ID = 'dev';", `const BUNDLE_ID = '${id}';`));
 chmodSync(`${dist}node-check.cjs`, 0o755);
+
+// The man page, from the same command table (scripts/gen-man.mjs): dist/node-check.1.
+await import('./gen-man.mjs');

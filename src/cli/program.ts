@@ -187,6 +187,9 @@ function checkValues(argv: readonly string[], parsed: Record<string, unknown>, s
   for (const name of optionsOf(spec)) {
     const option = optionFor(spec, name);
     const value = args[name];
+    // "--name=" gives yargs an empty string (or NaN for a number): a missing value, never a default.
+    const empty = option.type !== 'boolean' && (value === '' || (typeof value === 'number' && Number.isNaN(value)) || (option.repeatable && valuesInOrder(argv, name).includes('')));
+    if (empty) throw new UsageError(`--${name} needs a non-empty value`);
     if (option.choices && value !== undefined && !option.choices.includes(String(value))) {
       throw new UsageError(`--${name}: "${String(value)}" is not one of ${option.choices.join(', ')}`);
     }

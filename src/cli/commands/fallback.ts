@@ -106,7 +106,8 @@ async function withOutcome(settings: Settings, io: CliIo, run: () => Promise<Nod
 /** --dry-run: the plan, files and contents, and nothing written (not even the lock). */
 export async function runFallbackDryRun(settings: Settings, io: CliIo, action: 'apply' | 'revert'): Promise<number> {
   const plan = await planNodeFallback(options(settings), action);
-  const writes: { path: string; mode: string; content?: string; bytes?: number }[] = plan.writes.map((w) => ({ path: w.path, mode: `0${w.mode.toString(8)}`, ...(printable(w.mode) ? { content: w.content } : { bytes: Buffer.byteLength(w.content) }) }));
+  // Contents are shown whole, as `check -o json` shows kubelet's argv: they hold what the unit holds.
+  const writes = plan.writes.map((w) => ({ path: w.path, mode: `0${w.mode.toString(8)}`, content: w.content }));
   if (settings.output === 'json') {
     io.stdout(`${JSON.stringify({ schemaVersion: 1, dryRun: true, action: plan.action, ...(plan.refusal ? { refusal: plan.refusal } : {}), reason: plan.reason, removedProviders: plan.removedProviders, keptProviders: plan.keptProviders, ...(plan.argv ? { argv: plan.argv } : {}), writes, removes: plan.removes }, null, 2)}\n`);
   } else {
@@ -114,8 +115,7 @@ export async function runFallbackDryRun(settings: Settings, io: CliIo, action: '
     if (plan.removedProviders.length > 0 && plan.action !== 'none' && plan.action !== 'refuse') lines.push(`Credential providers ${plan.action === 'revert' ? 'restored' : 'left out'}: ${plan.removedProviders.join(', ')}.`);
     for (const write of writes) {
       lines.push(`  would write ${write.path} (mode ${write.mode})`);
-      if (write.content !== undefined) lines.push(...write.content.replace(/\n$/, '').split('\n').map((line) => `    | ${line}`));
-      else lines.push(`    (${write.bytes} bytes, not shown: mode ${write.mode} files may hold secrets)`);
+      lines.push(...write.content.replace(/\n$/, '').split('\n').map((line) => `    | ${line}`));
     }
     for (const path of plan.removes) lines.push(`  would remove ${path}`);
     if ((plan.writes.length > 0 || plan.removes.length > 0) && new RootFs(settings.root).isHostRoot) lines.push('  would run systemctl daemon-reload');
@@ -133,11 +133,6 @@ const DRY_RUN_VERB: Record<FallbackPlan['action'], string> = {
   none: 'do nothing',
   refuse: 'refuse',
 };
-
-/** Files only root may read (the filtered provider config, 0600) are not echoed. */
-function printable(mode: number): boolean {
-  return (mode & 0o044) !== 0;
-}
 
 function options(settings: Settings): NodeFallbackOptions {
   return {
