@@ -39,7 +39,7 @@ export const OPTIONS = {
   journal: { type: 'boolean', negatable: true, describe: 'write journal entries (--no-journal: do not)' },
   metrics: { type: 'boolean', negatable: true, describe: 'write node-check.prom (--no-metrics: do not)' },
   timeout: { type: 'number', value: 'SECONDS', default: '10', describe: 'hard budget for the whole run' },
-  fallback: { type: 'boolean', describe: 'start kubelet without failing credential providers (see docs/fallback.md)' },
+  fallback: { type: 'boolean', negatable: true, describe: 'start kubelet without failing credential providers (see docs/fallback.md)' },
   listen: { type: 'string', value: 'HOST:PORT', default: '127.0.0.1:9847', describe: 'address of /metrics and /healthz' },
   interval: { type: 'number', value: 'SECONDS', default: '60', describe: 'seconds between re-checks' },
   'auto-restore': { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' },
@@ -67,12 +67,21 @@ export interface CommandSpec {
   readonly positional?: PositionalSpec;
   /** Option groups, in the order help shows them. */
   readonly groups: readonly { readonly title: string; readonly options: readonly OptionName[] }[];
+  /**
+   * Accepted but unused and left out of help, man page and completion: the RHCOS wrapper
+   * (packaging/openshift/node-check.sh) appends the node options to every command it runs.
+   */
+  readonly hidden?: readonly OptionName[];
+  /** False: the command needs no settings file (and a broken one does not stop it). */
+  readonly readsSettings?: false;
   /** Per-command descriptions or defaults of shared options. */
   readonly local?: Partial<Record<OptionName, Partial<OptionSpec>>>;
   readonly examples: readonly (readonly [command: string, meaning: string])[];
 }
 
 const NODE: readonly OptionName[] = ['root', 'unit', 'kubelet-version', 'kubelet-flavor'];
+/** What the RHCOS wrapper appends to every command. */
+const WRAPPER_OPTIONS: readonly OptionName[] = ['root', 'config-file', 'kubelet-version'];
 
 export const FALLBACK_ACTIONS = ['status', 'apply', 'revert'] as const;
 
@@ -158,6 +167,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     describe: 'what a finding means, why kubelet cares, how to fix it',
     positional: { name: 'finding-id', describe: 'a finding id, e.g. plugin-binary-missing', findingId: true },
     groups: [{ title: 'Output:', options: ['output'] }],
+    hidden: WRAPPER_OPTIONS,
+    readsSettings: false,
     local: { output: { describe: 'json: the catalog entry as one object' } },
     examples: [
       ['$0 explain plugin-binary-missing', 'what it means and how to fix it'],
@@ -170,6 +181,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     describe: 'print a shell completion script (bash or zsh)',
     positional: { name: 'shell', describe: 'bash | zsh', choices: ['bash', 'zsh'] },
     groups: [],
+    hidden: WRAPPER_OPTIONS,
+    readsSettings: false,
     examples: [
       ['$0 completion bash > /etc/bash_completion.d/node-check', 'bash, for every user'],
       ['$0 completion zsh > "${fpath[1]}/_node-check"', 'zsh'],

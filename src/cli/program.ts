@@ -15,7 +15,7 @@ import { runServe } from './commands/serve.js';
 import { runFallback } from './commands/fallback.js';
 import { runCompletion } from './commands/completion.js';
 import { VERSION } from '../version.js';
-import { COMMANDS, optionFor, optionsOf, type CommandSpec, type OptionSpec } from './options.js';
+import { COMMANDS, OPTIONS, optionFor, optionsOf, type CommandSpec, type OptionSpec } from './options.js';
 import { didYouMean } from './suggest.js';
 import { allFindingKinds } from '../catalog/findings.js';
 import { unknownIgnoreIds } from '../evaluate/ignore.js';
@@ -99,7 +99,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
   let settings: Settings;
   try {
-    settings = loadSettings(parsed, io);
+    // explain and completion read no node: a broken settings file must not stop them.
+    settings = spec.readsSettings === false ? mergeSettings({ output: parsed['output'] as Settings['output'] | undefined }) : loadSettings(parsed, io);
   } catch (error) {
     if (error instanceof SettingsError || error instanceof UsageError) {
       io.stderr(`node-check: ${error.message}\n`);
@@ -124,6 +125,9 @@ function defineCommand(y: Argv, spec: CommandSpec, width: number): Argv {
       ...(option.type !== 'boolean' ? { requiresArg: true } : {}),
       ...(option.alias ? { alias: option.alias } : {}),
     });
+  }
+  for (const name of spec.hidden ?? []) {
+    command = command.option(name, { type: OPTIONS[name].type, hidden: true, ...(OPTIONS[name].type !== 'boolean' ? { requiresArg: true } : {}) });
   }
   for (const group of spec.groups) command = command.group([...group.options], group.title);
   command = command.group(['help', 'version'], 'Other:');

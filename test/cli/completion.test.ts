@@ -37,7 +37,7 @@ t.test('bash: commands, options per command, values and finding ids', async (t) 
   writeFileSync(script, generated.stdout);
   t.same(bashComplete(script, ['node-check', '']), COMMANDS.map((c) => c.name), 'every command');
   t.same(bashComplete(script, ['node-check', 'pre']), ['preflight']);
-  t.same(bashComplete(script, ['node-check', 'preflight', '--no-']), ['--no-journal', '--no-metrics']);
+  t.same(bashComplete(script, ['node-check', 'preflight', '--no-']), ['--no-fallback', '--no-journal', '--no-metrics']);
   t.ok(bashComplete(script, ['node-check', 'check', '--']).includes('--machine-config'));
   t.notOk(bashComplete(script, ['node-check', 'preflight', '--']).includes('--machine-config'), 'only the options of that command');
   t.same(bashComplete(script, ['node-check', '--ro']), ['--root'], 'check is the default command');

@@ -29,7 +29,13 @@ t.test('every command has examples and its own option groups in --help', async (
   t.notMatch(help('explain').stdout, /--root|--kubelet-version|--unit/);
   t.notMatch(help('completion').stdout, /--root|--output/);
   t.notMatch(help('serve').stdout, /--color|--output/);
-  t.equal(runBundle(['explain', 'plugin-binary-missing', '--root', '/']).status, 64, 'an option a command does not take is a usage error');
+  t.equal(runBundle(['explain', 'plugin-binary-missing', '--listen', '127.0.0.1:1']).status, 64, 'an option a command does not take is a usage error');
+  // The RHCOS wrapper appends its node options to every command: accepted, unused, not shown.
+  const wrapped = runBundle(['explain', 'plugin-binary-missing', '--root', '/host', '--config-file', '/host/etc/node-check/config.yaml', '--kubelet-version', '1.29.5']);
+  t.equal(wrapped.status, 0, wrapped.stderr);
+  t.equal(runBundle(['completion', 'bash', '--root', '/host']).status, 0);
+  const broken = path.join(t.testdir({ 'bad.yaml': 'nonsense: [\n' }), 'bad.yaml');
+  t.equal(runBundle(['explain', 'plugin-binary-missing', '--config-file', broken]).status, 0, 'explain reads no settings');
 });
 
 t.test('help never splits a word: every default path appears whole, no line is wider than 100', async (t) => {
