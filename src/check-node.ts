@@ -40,6 +40,7 @@ export async function checkNode(options: CheckNodeOptions): Promise<Report> {
       ...(options.fallback ? { fallback: options.fallback } : {}),
       overlays: options.overlays,
       ...(options.openshiftVersion ? { openshiftVersion: options.openshiftVersion } : {}),
+      ...(options.verbose ? { verbose: true } : {}),
     });
   }
   const model = await discoverNode({

@@ -200,6 +200,9 @@ t.test('--verbose: the files read, which drop-in won ExecStart, Environment and 
   t.notOk('provenance' in JSON.parse(runBundle(['check', '--root', root, '--kubelet-version', '1.30.2', '-o', 'json']).stdout));
   const openshift = runBundle(['check', '--root', root, '--openshift-version', '4.16', '--overlay', writeRoot(path.join(top, 'overlay'), { '/etc/motd': 'x' })]);
   t.match(openshift.stdout, /the kubelet of OpenShift 4\.16, --openshift-version/);
+  const upgradeVerbose = runBundle(['check', '--root', root, '--openshift-version', '4.16', '--overlay', path.join(top, 'overlay'), '--verbose']);
+  t.match(upgradeVerbose.stdout, /kubelet version: 1\.29\.0 from the kubelet minor of OpenShift 4\.16 \(--openshift-version\)/, '--verbose with an overlay');
+  t.match(upgradeVerbose.stdout, /ExecStart= from: \/etc\/systemd\/system\/kubelet\.service\.d\/20-exec\.conf:3/);
   const preflight = runBundle(['preflight', '--root', root, '--kubelet-version', '1.30.2', '--verbose', '--no-journal', '--no-metrics']);
   t.equal(preflight.stdout.split('\n').length, 2, 'preflight keeps one line on stdout');
   t.match(preflight.stderr, /node-check: ExecStart= from: /);
