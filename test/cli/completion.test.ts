@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { requireTools, toolPath } from '../harness/tools.js';
 import { runBundle } from '../hostile/bundle.js';
 import { COMMANDS } from '../../src/cli/options.js';
+import { completionScript } from '../../src/cli/completion.js';
+import { allFindingKinds } from '../../src/catalog/findings.js';
 
 /** Sources the bash script, sets COMP_WORDS/COMP_CWORD as bash does on TAB, prints COMPREPLY. */
 function bashComplete(script: string, words: readonly string[]): string[] {
@@ -34,6 +36,7 @@ t.test('bash: commands, options per command, values and finding ids', async (t) 
   const script = path.join(dir, 'node-check.bash');
   const generated = runBundle(['completion', 'bash']);
   t.equal(generated.status, 0);
+  t.equal(generated.stdout, completionScript('bash', allFindingKinds().map((k) => k.id)), 'the bundle prints the generator\'s script');
   writeFileSync(script, generated.stdout);
   t.same(bashComplete(script, ['node-check', '']), COMMANDS.map((c) => c.name), 'every command');
   t.same(bashComplete(script, ['node-check', 'pre']), ['preflight']);
@@ -51,7 +54,7 @@ t.test('bash: commands, options per command, values and finding ids', async (t) 
 t.test('zsh: the same answers', async (t) => {
   if (!requireTools(t, ['zsh'])) return;
   const script = path.join(t.testdir(), '_node-check');
-  writeFileSync(script, runBundle(['completion', 'zsh']).stdout);
+  writeFileSync(script, completionScript('zsh', allFindingKinds().map((k) => k.id)));
   t.same(zshComplete(script, ['node-check', '']), COMMANDS.map((c) => c.name));
   t.same(zshComplete(script, ['node-check', 'fallback', '']), ['status', 'apply', 'revert']);
   t.ok(zshComplete(script, ['node-check', 'preflight', '--']).includes('--no-journal'));

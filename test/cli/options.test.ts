@@ -119,13 +119,13 @@ t.test('preflight -o json prints the report, as check does; explain -o json the 
   const args = ['--root', root, '--kubelet-version', '1.28.7', '-o', 'json'];
   const preflight = runBundle(['preflight', ...args, '--no-journal', '--no-metrics']);
   t.equal(preflight.status, 1, preflight.stderr);
-  const check = runBundle(['check', ...args]);
+  const check = await cli(['check', ...args]);
   const [fromPreflight, fromCheck] = [JSON.parse(preflight.stdout), JSON.parse(check.stdout)];
   t.same(Object.keys(fromPreflight), Object.keys(fromCheck), 'the same schema');
   t.equal(fromPreflight.kubeletWillStart, false);
   t.same(fromPreflight.findings.map((f: { id: string }) => f.id), fromCheck.findings.map((f: { id: string }) => f.id));
 
-  const explain = runBundle(['explain', 'plugin-binary-missing', '-o', 'json']);
+  const explain = await cli(['explain', 'plugin-binary-missing', '-o', 'json']);
   t.equal(explain.status, 0);
   t.match(JSON.parse(explain.stdout), { schemaVersion: 1, id: 'plugin-binary-missing', severity: 'error', messageId: '85f6e002d25c40d387c3fdd85003f7d2', meaning: String, fix: String });
 });
@@ -134,20 +134,20 @@ t.test('--ignore demotes a known finding, says so, and the exit code follows the
   const dir = t.testdir({ 'config.yaml': 'ignore: [plugin-binary-missing]\n', 'bad.yaml': 'ignore: [no-such-id]\n', 'type.yaml': 'ignore: plugin-binary-missing\n' });
   const root = brokenAcrNode(path.join(dir, 'root'));
   const base = ['check', '--root', root, '--kubelet-version', '1.28.7'];
-  const ignored = runBundle([...base, '--ignore', 'plugin-binary-missing', '-o', 'json']);
+  const ignored = await cli([...base, '--ignore', 'plugin-binary-missing', '-o', 'json']);
   t.equal(ignored.status, 0, 'every error is ignored: exit 0');
   const report = JSON.parse(ignored.stdout);
   t.equal(report.kubeletWillStart, false, 'the prediction itself does not change');
   t.same(report.ignored, { ids: ['plugin-binary-missing'], findings: 1, verdictIgnored: true });
   t.match(report.findings.find((f: { id: string }) => f.id === 'plugin-binary-missing'), { severity: 'error', ignored: true });
 
-  const text = runBundle([...base, '--ignore', 'plugin-binary-missing']);
+  const text = await cli([...base, '--ignore', 'plugin-binary-missing']);
   t.equal(text.status, 0);
   t.match(text.stdout, /kubelet will NOT start/);
   t.match(text.stdout, /ignored by --ignore: plugin-binary-missing: every finding behind this answer is ignored, exit code 0; kubelet stops at its first failure/);
   t.match(text.stdout, /error {3}plugin-binary-missing \(ignored by --ignore\)/);
 
-  const other = runBundle([...base, '--ignore', 'bin-dir-missing', '--ignore', 'cannot-decide', '-o', 'json']);
+  const other = await cli([...base, '--ignore', 'bin-dir-missing', '--ignore', 'cannot-decide', '-o', 'json']);
   t.equal(other.status, 1, 'ignoring another finding leaves the error deciding');
   t.same(JSON.parse(other.stdout).ignored, { ids: ['bin-dir-missing', 'cannot-decide'], findings: 0, verdictIgnored: false }, 'repeatable, in order');
 
@@ -155,17 +155,17 @@ t.test('--ignore demotes a known finding, says so, and the exit code follows the
   t.equal(preflight.status, 0);
   t.match(preflight.stdout, /kubelet will NOT start: .*\[plugin-binary-missing\] \(ignored by --ignore: plugin-binary-missing\)/);
 
-  const typo = runBundle([...base, '--ignore', 'plugin-binary-mising']);
+  const typo = await cli([...base, '--ignore', 'plugin-binary-mising']);
   t.equal(typo.status, 64);
   t.match(typo.stderr, /--ignore: unknown finding id "plugin-binary-mising" \(did you mean plugin-binary-missing\?\)/);
 
-  const fromFile = runBundle([...base, '--config-file', path.join(dir, 'config.yaml')]);
+  const fromFile = await cli([...base, '--config-file', path.join(dir, 'config.yaml')]);
   t.equal(fromFile.status, 0, 'ignore: in the settings file');
   t.match(fromFile.stdout, /ignored by --ignore: plugin-binary-missing/);
-  const bad = runBundle([...base, '--config-file', path.join(dir, 'bad.yaml')]);
+  const bad = await cli([...base, '--config-file', path.join(dir, 'bad.yaml')]);
   t.equal(bad.status, 64);
   t.match(bad.stderr, /bad\.yaml: unknown finding id "no-such-id"/);
-  const type = runBundle([...base, '--config-file', path.join(dir, 'type.yaml')]);
+  const type = await cli([...base, '--config-file', path.join(dir, 'type.yaml')]);
   t.equal(type.status, 64);
   t.match(type.stderr, /type\.yaml: setting "ignore" must be a list of strings/);
 });
@@ -180,7 +180,7 @@ t.test('--verbose: the files read, which drop-in won ExecStart, Environment and 
     '/etc/kubernetes/kubelet.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 100\nfeatureGates:\n  KubeletTracing: true\n',
     '/etc/kubernetes/kubelet.conf.d/50-pods.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 200\n',
   });
-  const run = runBundle(['check', '--root', root, '--kubelet-version', '1.30.2', '--verbose']);
+  const run = await cli(['check', '--root', root, '--kubelet-version', '1.30.2', '--verbose']);
   t.equal(run.status, 1, run.stderr);
   const out = run.stdout;
   t.match(out, /kubelet 1\.30\.2 \(from --kubelet-version\)/);
@@ -192,15 +192,15 @@ t.test('--verbose: the files read, which drop-in won ExecStart, Environment and 
   for (const file of ['/etc/systemd/system/kubelet.service', '/etc/default/kubelet', '/etc/kubernetes/credential-providers/acr-credential-provider.yaml']) t.ok(out.includes(`read: ${file}`), `read: ${file}`);
   t.match(out, /examined: \/usr\/libexec\/kubelet-image-credential-provider-plugins\/acr-credential-provider/);
 
-  const json = JSON.parse(runBundle(['check', '--root', root, '--kubelet-version', '1.30.2', '--verbose', '-o', 'json']).stdout);
+  const json = JSON.parse((await cli(['check', '--root', root, '--kubelet-version', '1.30.2', '--verbose', '-o', 'json'])).stdout);
   t.match(json.provenance, { execStart: '/etc/systemd/system/kubelet.service.d/20-exec.conf:3', kubeletVersion: { source: 'flag' } });
-  const plain = runBundle(['check', '--root', root, '--kubelet-version', '1.30.2']);
+  const plain = await cli(['check', '--root', root, '--kubelet-version', '1.30.2']);
   t.notMatch(plain.stdout, /read: |ExecStart= from/, 'only with --verbose');
   t.match(plain.stdout, /\(from --kubelet-version\)/, 'the version source is always in the text');
-  t.notOk('provenance' in JSON.parse(runBundle(['check', '--root', root, '--kubelet-version', '1.30.2', '-o', 'json']).stdout));
-  const openshift = runBundle(['check', '--root', root, '--openshift-version', '4.16', '--overlay', writeRoot(path.join(top, 'overlay'), { '/etc/motd': 'x' })]);
+  t.notOk('provenance' in JSON.parse((await cli(['check', '--root', root, '--kubelet-version', '1.30.2', '-o', 'json'])).stdout));
+  const openshift = await cli(['check', '--root', root, '--openshift-version', '4.16', '--overlay', writeRoot(path.join(top, 'overlay'), { '/etc/motd': 'x' })]);
   t.match(openshift.stdout, /the kubelet of OpenShift 4\.16, --openshift-version/);
-  const upgradeVerbose = runBundle(['check', '--root', root, '--openshift-version', '4.16', '--overlay', path.join(top, 'overlay'), '--verbose']);
+  const upgradeVerbose = await cli(['check', '--root', root, '--openshift-version', '4.16', '--overlay', path.join(top, 'overlay'), '--verbose']);
   t.match(upgradeVerbose.stdout, /kubelet version: 1\.29\.0 from the kubelet minor of OpenShift 4\.16 \(--openshift-version\)/, '--verbose with an overlay');
   t.match(upgradeVerbose.stdout, /ExecStart= from: \/etc\/systemd\/system\/kubelet\.service\.d\/20-exec\.conf:3/);
   const preflight = runBundle(['preflight', '--root', root, '--kubelet-version', '1.30.2', '--verbose', '--no-journal', '--no-metrics']);
@@ -226,26 +226,26 @@ function snapshot(dir: string): Record<string, string> {
 t.test('fallback apply --dry-run prints the plan with the drop-in and writes nothing', async (t) => {
   const root = brokenAcrNode(t.testdir());
   const before = snapshot(root);
-  const run = runBundle(['fallback', 'apply', '--dry-run', '--root', root, '--kubelet-version', '1.30.2']);
+  const run = await cli(['fallback', 'apply', '--dry-run', '--root', root, '--kubelet-version', '1.30.2']);
   t.equal(run.status, 0, run.stderr);
   t.match(run.stdout, /dry run, nothing written: fallback apply would apply it/);
   t.match(run.stdout, /would write \/run\/systemd\/system\/kubelet\.service\.d\/99-node-check-fallback\.conf \(mode 0600\)\n {4}\| /);
   t.match(run.stdout, /\| ExecStart=/);
   t.same(snapshot(root), before, 'the root is byte-identical');
 
-  const json = JSON.parse(runBundle(['fallback', 'apply', '--dry-run', '-o', 'json', '--root', root, '--kubelet-version', '1.30.2']).stdout);
+  const json = JSON.parse((await cli(['fallback', 'apply', '--dry-run', '-o', 'json', '--root', root, '--kubelet-version', '1.30.2'])).stdout);
   t.match(json, { dryRun: true, action: 'apply', writes: [{ path: String, mode: String }] });
   t.ok(json.writes.some((w: { content?: string }) => w.content?.includes('ExecStart=')));
   t.same(snapshot(root), before);
 
-  const applied = runBundle(['fallback', 'apply', '--root', root, '--kubelet-version', '1.30.2']);
+  const applied = await cli(['fallback', 'apply', '--root', root, '--kubelet-version', '1.30.2']);
   t.equal(applied.status, 0, applied.stderr);
   const afterApply = snapshot(root);
-  const revert = runBundle(['fallback', 'revert', '--dry-run', '--root', root]);
+  const revert = await cli(['fallback', 'revert', '--dry-run', '--root', root]);
   t.equal(revert.status, 0);
   t.match(revert.stdout, /would remove \/run\/systemd\/system\/kubelet\.service\.d\/99-node-check-fallback\.conf/);
   t.same(snapshot(root), afterApply, 'revert --dry-run removes nothing');
-  t.equal(runBundle(['fallback', 'status', '--dry-run', '--root', root]).status, 64, 'status has nothing to dry-run');
+  t.equal((await cli(['fallback', 'status', '--dry-run', '--root', root])).status, 64, 'status has nothing to dry-run');
 });
 
 t.test('repeatable options keep every value in command-line order', async (t) => {
