@@ -32,7 +32,7 @@ export function renderText(report: Report, style: TextStyle): string {
   if (upgrade && upgrade.before.kubeletWillStart === true && report.kubeletWillStart === false) {
     lines.push(red(upgradeBreaksLine(report)));
   }
-  const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion} ${versionSourceText(report)}` : 'kubelet version unknown';
+  const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion} ${versionSourceText(report)}`.trimEnd() : 'kubelet version unknown';
   lines.push(bold(`${report.kubelet.unit}`) + dim(` (${report.kubelet.unitFile ?? 'unit file not found'}; ${version})`));
   const headline = report.kubeletWillStart === true
     ? green(`✔ kubelet is predicted to start${after}`)
@@ -62,7 +62,7 @@ export function renderText(report: Report, style: TextStyle): string {
     }
   }
 
-  if (style.verbose && report.provenance) lines.push('', ...renderProvenance(report).map((line) => dim(`  ${safe(line)}`)));
+  if (style.verbose && report.provenance) lines.push('', bold('Where it came from (--verbose):'), ...renderProvenance(report).map((line) => dim(`  ${safe(line)}`)));
 
   if (report.findings.length > 0) lines.push('');
   for (const finding of report.findings) lines.push(...renderFinding(finding, { red, yellow, dim, bold }));
@@ -99,11 +99,11 @@ function renderFinding(finding: Finding, p: Painters): string[] {
   return lines;
 }
 
-/** Where the kubelet version came from, in the unit line: "(from --kubelet-version)". */
+/** Where the kubelet version came from, in the unit line: "from --kubelet-version". */
 function versionSourceText(report: Report): string {
-  if (report.upgrade?.openshiftVersion) return `(the kubelet of OpenShift ${report.upgrade.openshiftVersion.openshift}, --openshift-version)`;
-  if (report.kubeletVersionSource === 'flag') return '(from --kubelet-version)';
-  if (report.kubeletVersionSource === 'binary') return '(from `kubelet --version`)';
+  if (report.upgrade?.openshiftVersion) return `for OpenShift ${report.upgrade.openshiftVersion.openshift} (--openshift-version)`;
+  if (report.kubeletVersionSource === 'flag') return 'from --kubelet-version';
+  if (report.kubeletVersionSource === 'binary') return 'from `kubelet --version`';
   return '';
 }
 

@@ -183,7 +183,8 @@ t.test('--verbose: the files read, which drop-in won ExecStart, Environment and 
   const run = await cli(['check', '--root', root, '--kubelet-version', '1.30.2', '--verbose']);
   t.equal(run.status, 1, run.stderr);
   const out = run.stdout;
-  t.match(out, /kubelet 1\.30\.2 \(from --kubelet-version\)/);
+  t.match(out, /\(\/etc\/systemd\/system\/kubelet\.service; kubelet 1\.30\.2 from --kubelet-version\)/);
+  t.match(out, /\nWhere it came from \(--verbose\):\n/);
   t.match(out, /ExecStart= from: \/etc\/systemd\/system\/kubelet\.service\.d\/20-exec\.conf:3/);
   t.match(out, /Environment KUBELET_EXTRA from: \/etc\/default\/kubelet/, 'the EnvironmentFile= overrides Environment=');
   t.match(out, /Environment OTHER from: \/etc\/systemd\/system\/kubelet\.service\.d\/10-env\.conf:2/);
@@ -196,10 +197,10 @@ t.test('--verbose: the files read, which drop-in won ExecStart, Environment and 
   t.match(json.provenance, { execStart: '/etc/systemd/system/kubelet.service.d/20-exec.conf:3', kubeletVersion: { source: 'flag' } });
   const plain = await cli(['check', '--root', root, '--kubelet-version', '1.30.2']);
   t.notMatch(plain.stdout, /read: |ExecStart= from/, 'only with --verbose');
-  t.match(plain.stdout, /\(from --kubelet-version\)/, 'the version source is always in the text');
+  t.match(plain.stdout, /kubelet 1\.30\.2 from --kubelet-version\)/, 'the version source is always in the text');
   t.notOk('provenance' in JSON.parse((await cli(['check', '--root', root, '--kubelet-version', '1.30.2', '-o', 'json'])).stdout));
   const openshift = await cli(['check', '--root', root, '--openshift-version', '4.16', '--overlay', writeRoot(path.join(top, 'overlay'), { '/etc/motd': 'x' })]);
-  t.match(openshift.stdout, /the kubelet of OpenShift 4\.16, --openshift-version/);
+  t.match(openshift.stdout, /kubelet 1\.29\.0 for OpenShift 4\.16 \(--openshift-version\)/);
   const upgradeVerbose = await cli(['check', '--root', root, '--openshift-version', '4.16', '--overlay', path.join(top, 'overlay'), '--verbose']);
   t.match(upgradeVerbose.stdout, /kubelet version: 1\.29\.0 from the kubelet minor of OpenShift 4\.16 \(--openshift-version\)/, '--verbose with an overlay');
   t.match(upgradeVerbose.stdout, /ExecStart= from: \/etc\/systemd\/system\/kubelet\.service\.d\/20-exec\.conf:3/);
