@@ -250,5 +250,11 @@ t.test('fallback apply --dry-run prints the plan with the drop-in and writes not
 });
 
 t.test('repeatable options keep every value in command-line order', async (t) => {
+  const top = t.testdir();
+  const root = brokenAcrNode(path.join(top, 'root'));
+  const first = writeRoot(path.join(top, 'first'), { '/etc/motd': 'one' });
+  const second = writeRoot(path.join(top, 'second'), { '/etc/issue': 'two' });
+  const run = await cli(['check', '--root', root, '--kubelet-version', '1.30.2', '--overlay', first, `--overlay=${second}`, '-o', 'json']);
+  t.same(JSON.parse(run.stdout).upgrade.sources.map((s: { origin: string }) => s.origin), [first, second], 'both overlays, in order (yargs alone keeps the last)');
   t.same(valuesInOrder(['check', '--ignore', 'a', '--ignore=b', '--root', '/', '--', '--ignore', 'c'], 'ignore'), ['a', 'b']);
 });
