@@ -40,7 +40,13 @@ cp -p "$bundle" "$repo/dist/node-check.bundle.cjs" "$repo/dist/node-check.bundle
   "$repo/docs/operations.md" \
   "$repo/docs/findings.md" \
   "$repo/packaging/prometheus/node-check.rules.yaml" \
+  "$repo/dist/node-check.1" \
+  "$repo/docs/node-check-report.schema.json" \
+  "$repo/docs/alertmanager-inhibit.yaml" \
+  "$repo/packaging/npd/node-check-plugin.json" \
   "$sources/"
+# The runbooks as one source: the alerts link to each of them by name.
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$repo/docs" -cf - runbooks | gzip -n > "$sources/runbooks.tar.gz"
 
 # What the bundle contains, from scripts/build.mjs: one `Provides: bundled(npm(NAME)) = VERSION`
 # per package (as Fedora's and RHEL's guidelines ask of bundled code), and their licences.

@@ -51,3 +51,6 @@ if (!launcher.includes("const BUNDLE_ID = 'dev';")) throw new Error('src/launche
 if (!launcher.includes("const VERSION = 'dev';")) throw new Error('src/launcher/launcher.cjs: VERSION placeholder not found');
 writeFileSync(`${dist}node-check.cjs`, launcher.replace("const BUNDLE_ID = 'dev';", `const BUNDLE_ID = '${id}';`).replace("const VERSION = 'dev';", `const VERSION = ${JSON.stringify(version)};`));
 chmodSync(`${dist}node-check.cjs`, 0o755);
+
+// The man page, from the same command table (scripts/gen-man.mjs): dist/node-check.1.
+await import('./gen-man.mjs');

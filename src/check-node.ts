@@ -23,6 +23,8 @@ export interface CheckNodeOptions {
   readonly overlays?: readonly OverlayInput[];
   /** Set when the kubelet version was derived from --openshift-version (reported in `upgrade`). */
   readonly openshiftVersion?: UpgradeSection['openshiftVersion'];
+  /** --verbose: add `provenance` (where each input came from). */
+  readonly verbose?: boolean;
 }
 
 export async function checkNode(options: CheckNodeOptions): Promise<Report> {
@@ -38,6 +40,7 @@ export async function checkNode(options: CheckNodeOptions): Promise<Report> {
       ...(options.fallback ? { fallback: options.fallback } : {}),
       overlays: options.overlays,
       ...(options.openshiftVersion ? { openshiftVersion: options.openshiftVersion } : {}),
+      ...(options.verbose ? { verbose: true } : {}),
     });
   }
   const model = await discoverNode({
@@ -47,5 +50,8 @@ export async function checkNode(options: CheckNodeOptions): Promise<Report> {
     kubeletFlavor: options.kubeletFlavor,
     versionProbeTimeoutMs: options.versionProbeTimeoutMs ?? 2000,
   });
-  return evaluate(model, { fallback: options.fallback });
+  const report = evaluate(model, { fallback: options.fallback });
+  if (!options.verbose) return report;
+  const { provenanceOf } = await import('./evaluate/provenance.js');
+  return { ...report, provenance: provenanceOf(model, options.openshiftVersion?.openshift) };
 }

@@ -43,9 +43,11 @@ export async function runNodeCheck(settings: Settings, options: RunOptions): Pro
     kubeletFlavor: settings.kubeletFlavor,
     versionProbeTimeoutMs: Math.min(2000, options.timeoutMs()),
     fallback: fallbackStatus(reading, settings.fallback),
+    verbose: settings.verbose,
   });
   if (knownVersion !== undefined && settings.kubeletVersion === undefined && report.kubeletVersion) {
-    return { ...report, kubeletVersionSource: 'binary' };
+    const provenance = report.provenance && { ...report.provenance, kubeletVersion: { source: 'binary' as const, detail: 'asked of kubelet (`kubelet --version`) before the fallback was planned' } };
+    return { ...report, kubeletVersionSource: 'binary', ...(provenance ? { provenance } : {}) };
   }
   return report;
 }

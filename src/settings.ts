@@ -14,6 +14,13 @@ export interface Settings {
   readonly kubeletFlavor?: 'upstream' | 'openshift';
   readonly output: 'text' | 'json';
   readonly color: boolean;
+  /** --verbose: the files read, which file set each setting, where the kubelet version came from. */
+  readonly verbose: boolean;
+  /**
+   * Finding ids demoted as kubeadm's --ignore-preflight-errors does (check, preflight): still
+   * reported, marked ignored, and no longer deciding the exit code (src/evaluate/ignore.ts).
+   */
+  readonly ignore: readonly string[];
   /** preflight */
   readonly textfileDir: string;
   readonly journal: boolean;
@@ -33,6 +40,8 @@ export const DEFAULT_SETTINGS: Settings = {
   unit: 'kubelet.service',
   output: 'text',
   color: false,
+  verbose: false,
+  ignore: [],
   textfileDir: '/var/lib/node_exporter/textfile_collector',
   journal: true,
   metrics: true,
@@ -44,7 +53,7 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 /** Keys allowed in config.yaml, with their types. */
-const FILE_KEYS: Record<string, 'string' | 'boolean' | 'number'> = {
+const FILE_KEYS: Record<string, 'string' | 'boolean' | 'number' | 'string[]'> = {
   unit: 'string',
   kubeletFlavor: 'string',
   textfileDir: 'string',
@@ -55,6 +64,7 @@ const FILE_KEYS: Record<string, 'string' | 'boolean' | 'number'> = {
   listen: 'string',
   intervalSeconds: 'number',
   autoRestore: 'boolean',
+  ignore: 'string[]',
 };
 
 export class SettingsError extends Error {}
@@ -76,7 +86,8 @@ export function parseConfigFile(text: string, path: string): Partial<Settings> {
   for (const [key, value] of Object.entries(document as Record<string, unknown>)) {
     const type = FILE_KEYS[key];
     if (!type) throw new SettingsError(`${path}: unknown setting "${key}" (known: ${Object.keys(FILE_KEYS).join(', ')})`);
-    if (typeof value !== type) throw new SettingsError(`${path}: setting "${key}" must be a ${type}`);
+    const ok = type === 'string[]' ? Array.isArray(value) && value.every((v) => typeof v === 'string') : typeof value === type;
+    if (!ok) throw new SettingsError(`${path}: setting "${key}" must be ${type === 'string[]' ? 'a list of strings' : `a ${type}`}`);
     settings[key] = value;
   }
   return validate(settings as Partial<Settings>, path);

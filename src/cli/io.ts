@@ -4,6 +4,8 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdoutIsTTY: boolean;
+  /** The terminal's width, when stdout is one (help is laid out to fit it). */
+  readonly columns?: number;
   /**
    * stderr is a journal stream ($JOURNAL_STREAM names it): `<N>` priority prefixes are kept only
    * then. `stderr` above already honours it; this is for what writes to fd 2 by itself (the watchdog).

@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       stderr: (text) => process.stderr.write(forStderr(text, toJournal)),
       env: process.env,
       stdoutIsTTY: process.stdout.isTTY === true,
+      ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
       stderrIsJournal: toJournal,
       shutdownSignal,
       claimShutdown: () => {

@@ -11,17 +11,33 @@ import { parseKubeletVersion } from '../kubelet/version.js';
 import { prepareCheckArgs, runCheck } from './commands/check.js';
 import { runExplain } from './commands/explain.js';
 import { runPreflight } from './commands/preflight.js';
-import { FALLBACK_ACTIONS } from './commands/fallback-actions.js';
+import { runCompletion } from './commands/completion.js';
 import { VERSION } from '../version.js';
+import { COMMANDS, OPTIONS, optionFor, optionsOf, type CommandSpec, type OptionSpec } from './options.js';
+import { didYouMean } from './suggest.js';
+import { allFindingKinds } from '../catalog/findings.js';
+import { unknownIgnoreIds } from '../evaluate/ignore.js';
 import { preflightFastPath } from './preflight-fast-path.js';
 
 class UsageError extends Error {}
+
+type Command = (settings: Settings, io: CliIo, args: Record<string, unknown>) => Promise<number>;
 
 // Loaded when run: preflight and check never initialise the HTTP server and cluster client (issue 12).
 const runServe: Command = async (settings, io, args) => (await import('./commands/serve.js')).runServe(settings, io, args);
 const runFallback: Command = async (settings, io, args) => (await import('./commands/fallback.js')).runFallback(settings, io, args);
 
-type Command = (settings: Settings, io: CliIo, args: Record<string, unknown>) => Promise<number>;
+const RUN: Record<string, Command> = {
+  check: runCheck,
+  preflight: runPreflight,
+  serve: runServe,
+  fallback: runFallback,
+  explain: runExplain,
+  completion: runCompletion,
+};
+
+/** Help is laid out at this width (or a narrower terminal's), words never split (paths are copied from it). */
+const HELP_WIDTH = 100;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = await parseCli(argv, io);
@@ -40,55 +56,21 @@ export async function parseCli(argv: readonly string[], io: CliIo, { fastPath = 
     return { exitCode: 0 };
   }
   const fast = fastPath ? preflightFastPath(argv) : undefined;
-  if (fast) return withSettings(runPreflight, fast, io);
+  if (fast) return afterParsing(argv, fast, COMMANDS.find((c) => c.name === 'preflight')!, io);
   const { default: yargs } = await import('yargs');
-  let chosen: { command: Command; args: Record<string, unknown> } | undefined;
-  const pick = (command: Command) => (args: Record<string, unknown>) => {
-    chosen = { command, args };
-  };
+  let chosen: { spec: CommandSpec; args: Record<string, unknown> } | undefined;
+  const width = Math.max(60, Math.min(HELP_WIDTH, io.columns ?? HELP_WIDTH));
 
-  const parser = yargs([...argv])
+  let parser = yargs([...argv])
     .scriptName('node-check')
     .usage('$0 [command] [options]')
-    .epilogue('Predicts whether kubelet will refuse to start because of its image credential provider setup.\nExit codes: 0 kubelet will start, 1 it will not, 2 cannot tell, 64 usage error, 70 internal error (a bug), 143/130 stopped by SIGTERM/SIGINT.')
-    .command(['check', '$0'], 'inspect the node and report (default)', (y) =>
-      y
-        .option('machine-config', { type: 'string', requiresArg: true, describe: 'answer for the node after applying this MachineConfig or Ignition config (file, "-" = stdin); repeatable, applied in order' })
-        .option('overlay', { type: 'string', requiresArg: true, describe: 'answer for the node after laying this directory tree over it; repeatable, combines with --machine-config in command-line order' })
-        .option('openshift-version', { type: 'string', requiresArg: true, describe: 'target OpenShift 4.N: evaluate its kubelet minor (instead of --kubelet-version)' })
-        .check((args) => {
-        const extra = args._.filter((word) => word !== 'check');
-        if (extra.length > 0) throw new Error(`unknown command "${String(extra[0])}"`);
-        return true;
-      }), pick(runCheck))
-    .command('preflight', "kubelet's ExecStartPre: check, then fallback (when enabled), journal and metrics", (y) =>
-      y
-        .option('textfile-dir', { requiresArg: true, type: 'string', describe: 'node_exporter textfile directory [default: /var/lib/node_exporter/textfile_collector]' })
-        .option('journal', { type: 'boolean', describe: 'write journal entries (--no-journal: do not)' })
-        .option('metrics', { type: 'boolean', describe: 'write node-check.prom (--no-metrics: do not)' })
-        .option('timeout', { requiresArg: true, type: 'number', describe: 'hard budget for the whole run, in seconds [default: 10]' })
-        .option('fallback', { type: 'boolean', describe: 'start kubelet without failing credential providers (see docs/fallback.md)' }), pick(runPreflight))
-    .command('serve', 'serve /metrics and /healthz, re-check periodically and on change', (y) =>
-      y
-        .option('listen', { requiresArg: true, type: 'string', describe: 'HOST:PORT [default: 127.0.0.1:9847]' })
-        .option('interval', { requiresArg: true, type: 'number', describe: 'seconds between re-checks [default: 60]' })
-        .option('timeout', { requiresArg: true, type: 'number', describe: 'budget for one check, in seconds [default: 10]' })
-        .option('journal', { type: 'boolean', describe: 'journal entries on state changes (--no-journal: do not)' })
-        .option('auto-restore', { type: 'boolean', describe: 'revert the fallback and restart kubelet when the plugin is back' })
-        .option('machine-config', { type: 'string', requiresArg: true, describe: 'a pending MachineConfig/Ignition file, or a directory of them: export nodecheck_pending_config_kubelet_start_ok{config} (repeatable)' })
-        .option('in-cluster', { type: 'boolean', describe: "evaluate the node's pool's target rendered MachineConfig, read from the API with the pod's service account" })
-        .option('node-name', { type: 'string', requiresArg: true, describe: 'this node: in a pod, its kubelet version is read from the Node object; also for --in-cluster [default: $NODE_NAME]' }), pick(runServe))
-    .command('fallback <action>', 'show, apply or revert the fallback by hand', (y) =>
-      y.positional('action', { choices: FALLBACK_ACTIONS, describe: 'status | apply | revert' }), pick(runFallback))
-    .command('explain <finding-id>', 'what a finding means, why kubelet cares, how to fix it', (y) =>
-      y.positional('finding-id', { type: 'string', describe: 'a finding id, e.g. plugin-binary-missing' }), pick(runExplain))
-    .option('root', { requiresArg: true, type: 'string', describe: 'read the node from this directory (nothing under it is executed)' })
-    .option('unit', { requiresArg: true, type: 'string', describe: 'kubelet unit name [default: kubelet.service]' })
-    .option('kubelet-version', { requiresArg: true, type: 'string', describe: 'kubelet version X.Y.Z (otherwise `kubelet --version` is asked on the live root only)' })
-    .option('kubelet-flavor', { requiresArg: true, choices: ['upstream', 'openshift'] as const, describe: "whose kubelet runs (OpenShift's only warns about unknown feature gates) [default: from the node's evidence]" })
-    .option('output', { requiresArg: true, alias: 'o', choices: ['text', 'json'] as const, describe: 'report format [default: text]' })
-    .option('color', { type: 'boolean', describe: 'colour the text report (--no-color turns it off)' })
-    .option('config-file', { requiresArg: true, type: 'string', describe: `node-check settings file [default: $NODE_CHECK_CONFIG or ${DEFAULT_CONFIG_FILE}]` })
+    .epilogue(wrapWords('Predicts whether kubelet will start, and if not, why, in its own words. Exit codes: 0 kubelet will start, 1 it will not, 2 cannot tell, 64 usage error, 70 internal error (a bug), 143/130 stopped by SIGTERM/SIGINT. More: man node-check, docs/operations.md.', width));
+  for (const spec of COMMANDS) {
+    parser = parser.command(spec.isDefault ? [spec.command, '$0'] : spec.command, wrapWords(spec.describe, width - 36), (y) => defineCommand(y, spec, width), (args) => {
+      chosen = { spec, args };
+    });
+  }
+  parser = parser
     // As pflag (kubelet's and the RHCOS wrapper's convention): a repeated flag takes its last value.
     .parserConfiguration({ 'duplicate-arguments-array': false })
     .strictCommands()
@@ -96,11 +78,13 @@ export async function parseCli(argv: readonly string[], io: CliIo, { fastPath = 
     .version(VERSION)
     .help()
     .alias('help', 'h')
-    .wrap(Math.min(100, process.stdout.columns || 100))
+    // cliui's own wrapping splits words; descriptions come wrapped at word boundaries (wrapWords).
+    .wrap(null)
     .exitProcess(false)
     .fail((message, error) => {
       throw new UsageError(message || error?.message || 'invalid usage');
     });
+  (parser as unknown as { usageConfiguration(c: Record<string, boolean>): unknown }).usageConfiguration({ 'hide-types': true });
 
   let parsed: Record<string, unknown>;
   let helpOrVersionShown = false;
@@ -113,26 +97,35 @@ export async function parseCli(argv: readonly string[], io: CliIo, { fastPath = 
       }
     });
   } catch (error) {
-    io.stderr(`node-check: ${(error as Error).message}\nRun \`node-check --help\` for usage.\n`);
+    io.stderr(`node-check: ${withSuggestion((error as Error).message, chosen?.spec)}\nRun \`node-check --help\` for usage.\n`);
     return { exitCode: ExitCode.usage };
   }
   if (helpOrVersionShown || !chosen) return { exitCode: 0 };
-  if (chosen.command === runCheck) {
+  return afterParsing(argv, parsed, chosen.spec, io);
+}
+
+/** What follows yargs (or the fast path): values yargs leaves unchecked, check's own arguments, the settings. */
+function afterParsing(argv: readonly string[], parsed: Record<string, unknown>, spec: CommandSpec, io: CliIo): { command: Command; settings: Settings; args: Record<string, unknown> } | { exitCode: number } {
+  try {
+    parsed = checkValues(argv, parsed, spec);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`node-check: ${error.message}\nRun \`node-check ${spec.name} --help\` for usage.\n`);
+    return { exitCode: ExitCode.usage };
+  }
+  if (spec.name === 'check') {
     const prepared = prepareCheckArgs(argv, parsed);
     if ('usage' in prepared) {
       io.stderr(`node-check: ${prepared.usage}\nRun \`node-check --help\` for usage.\n`);
       return { exitCode: ExitCode.usage };
     }
     parsed = prepared.args;
-    chosen.args = prepared.args;
   }
-  return withSettings(chosen.command, parsed, io);
-}
 
-function withSettings(command: Command, parsed: Record<string, unknown>, io: CliIo): { command: Command; settings: Settings; args: Record<string, unknown> } | { exitCode: number } {
   let settings: Settings;
   try {
-    settings = loadSettings(parsed, io);
+    // explain and completion read no node: a broken settings file must not stop them.
+    settings = spec.readsSettings === false ? mergeSettings({ output: parsed['output'] as Settings['output'] | undefined }) : loadSettings(parsed, io);
   } catch (error) {
     if (error instanceof SettingsError || error instanceof UsageError) {
       io.stderr(`node-check: ${error.message}\n`);
@@ -140,7 +133,118 @@ function withSettings(command: Command, parsed: Record<string, unknown>, io: Cli
     }
     throw error;
   }
-  return { command, settings, args: parsed };
+  return { command: RUN[spec.name]!, settings, args: parsed };
+}
+
+/** One command's positional, options (grouped, value required), examples and strictness. */
+function defineCommand(y: Argv, spec: CommandSpec, width: number): Argv {
+  let command = y;
+  if (spec.positional) command = command.positional(spec.positional.name, { type: 'string', describe: spec.positional.describe });
+  const names = optionsOf(spec);
+  const left = Math.max(...names.map((name) => optionLabel(name, optionFor(spec, name)).length), 12) + 4;
+  for (const name of names) {
+    const option = optionFor(spec, name);
+    command = command.option(name, {
+      type: option.type,
+      describe: wrapWords(describeOption(option), width - left - 2),
+      ...(option.type !== 'boolean' ? { requiresArg: true } : {}),
+      ...(option.alias ? { alias: option.alias } : {}),
+    });
+  }
+  for (const name of spec.hidden ?? []) {
+    command = command.option(name, { type: OPTIONS[name].type, hidden: true, ...(OPTIONS[name].type !== 'boolean' ? { requiresArg: true } : {}) });
+  }
+  for (const group of spec.groups) command = command.group([...group.options], group.title);
+  command = command.group(['help', 'version'], 'Other:');
+  const exampleWidth = Math.max(...spec.examples.map(([example]) => example.replace('$0', 'node-check').length));
+  for (const [example, meaning] of spec.examples) command = command.example(example, wrapWords(meaning, width - exampleWidth - 6));
+  if (spec.isDefault) {
+    command = command.check((args) => {
+      const extra = args._.filter((word) => word !== 'check');
+      if (extra.length > 0) throw new UsageError(`unknown command "${String(extra[0])}".${didYouMean(String(extra[0]), COMMANDS.map((c) => c.name))}`);
+      return true;
+    });
+  }
+  return command;
+}
+
+function optionLabel(name: string, option: OptionSpec): string {
+  return `${option.alias ? `-${option.alias}, ` : '    '}--${name}${option.value ? ` ${option.value}` : ''}`;
+}
+
+function describeOption(option: OptionSpec): string {
+  const choices = option.choices ? ` (${option.choices.join('|')})` : '';
+  return `${option.describe}${choices}${option.default ? ` [default: ${option.default}]` : ''}`;
+}
+
+/**
+ * Greedy word wrap: a word longer than the width stays whole on its own line, and "[default: X]"
+ * stays on one line with its value.
+ */
+export function wrapWords(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.replace(/\[default: /g, '[default:\u0000').split(/ +/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines.join('\n').replace(/\u0000/g, ' ');
+}
+
+/** yargs' "Unknown argument: --rot" gets the closest options of the command. */
+function withSuggestion(message: string, spec: CommandSpec | undefined): string {
+  const unknown = /^Unknown arguments?: (.*)$/.exec(message);
+  if (!unknown) return message;
+  // yargs names an unknown option without its dashes ("rot" for --rot).
+  const first = unknown[1]!.split(', ')[0]!.replace(/^-+/, '').replace(/=.*$/, '');
+  const options = [...new Set(spec ? optionsOf(spec) : COMMANDS.flatMap(optionsOf))];
+  const close = didYouMean(first, options).replace(/([ ,])([a-z][a-z-]*)(?=[,?]| or)/g, '$1--$2');
+  return `${message}.${close}`;
+}
+
+/**
+ * What yargs leaves to the caller: choices, positionals' choices, and repeatable options, which
+ * accumulate in command-line order (every other option keeps its last value, as in pflag).
+ */
+function checkValues(argv: readonly string[], parsed: Record<string, unknown>, spec: CommandSpec): Record<string, unknown> {
+  const args: Record<string, unknown> = { ...parsed };
+  for (const name of optionsOf(spec)) {
+    const option = optionFor(spec, name);
+    const value = args[name];
+    // "--name=" gives yargs an empty string (or NaN for a number): a missing value, never a default.
+    const empty = option.type !== 'boolean' && (value === '' || (typeof value === 'number' && Number.isNaN(value)) || (option.repeatable && valuesInOrder(argv, name).includes('')));
+    if (empty) throw new UsageError(`--${name} needs a non-empty value`);
+    if (option.choices && value !== undefined && !option.choices.includes(String(value))) {
+      throw new UsageError(`--${name}: "${String(value)}" is not one of ${option.choices.join(', ')}`);
+    }
+    if (option.repeatable && value !== undefined) args[name] = valuesInOrder(argv, name);
+  }
+  const positional = spec.positional;
+  if (positional?.choices && !positional.choices.includes(String(args[positional.name]))) {
+    const given = String(args[positional.name]);
+    throw new UsageError(`${spec.name} needs one of ${positional.choices.join(', ')} (got "${given}").${didYouMean(given, positional.choices)}`);
+  }
+  return args;
+}
+
+/** Every value of a repeatable option, in command-line order ("--name V" and "--name=V"). */
+export function valuesInOrder(argv: readonly string[], name: string): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') break;
+    if (word === `--${name}`) {
+      if (i + 1 < argv.length) values.push(argv[++i]!);
+    } else if (word.startsWith(`--${name}=`)) {
+      values.push(word.slice(name.length + 3));
+    }
+  }
+  return values;
 }
 
 /** At most 64 KiB of a regular file; never blocks on a FIFO (issue 10: the hostile-node suite). */
@@ -195,7 +299,17 @@ function loadSettings(parsed: Record<string, unknown>, io: CliIo): Settings {
     },
     'command line',
   );
+  // The ids of the settings file and of the flags together; each must be a known finding id.
+  const knownIds = allFindingKinds().map((kind) => kind.id);
+  const flagIgnores = (parsed['ignore'] as string[] | undefined) ?? [];
+  for (const [ids, origin] of [[fromFile.ignore ?? [], file], [flagIgnores, '--ignore']] as const) {
+    const unknown = unknownIgnoreIds(ids, knownIds);
+    if (unknown.length > 0) {
+      throw new UsageError(`${origin}: unknown finding id${unknown.length > 1 ? 's' : ''} ${unknown.map(({ id, close }) => `"${id}"${close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : ''}`).join(', ')}; \`node-check explain <id>\` and docs/findings.md list them`);
+    }
+  }
+  const ignore = [...new Set([...(fromFile.ignore ?? []), ...flagIgnores])];
   const colorWanted = parsed['color'] as boolean | undefined;
   const color = colorWanted ?? (io.stdoutIsTTY && io.env['NO_COLOR'] === undefined && io.env['TERM'] !== 'dumb');
-  return mergeSettings(fromFile, fromFlags, { color });
+  return mergeSettings(fromFile, fromFlags, { color, ignore, verbose: parsed['verbose'] === true });
 }

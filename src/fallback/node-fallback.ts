@@ -53,6 +53,18 @@ export function applyNodeFallback(options: NodeFallbackOptions): Promise<NodeFal
   }, options.lock);
 }
 
+/**
+ * `fallback apply|revert --dry-run`: the plan the command would carry out, made the same way but
+ * without the lock (which is a file under /run) and without writing anything.
+ */
+export async function planNodeFallback(options: NodeFallbackOptions, action: 'apply' | 'revert'): Promise<FallbackPlan> {
+  const now = options.now ?? new Date();
+  const reading = readFallbackState(new RootFs(options.root), { unit: options.unit, now });
+  const existing = reading.state ? { existing: reading.state } : {};
+  if (action === 'revert') return planRevert({ unit: options.unit, ...existing });
+  return planFallbackForNode({ model: await discoverWithoutFallback(options), now, ...existing });
+}
+
 /** Removes the fallback of the unit, whatever the node says (idempotent). */
 export function revertNodeFallback(options: NodeFallbackOptions): Promise<NodeFallbackOutcome> {
   return withLock(options.root, async () => {

@@ -26,4 +26,6 @@ export interface Finding {
   readonly inexact?: boolean;
   /** The kubelet versions this finding holds for, e.g. "1.30-1.35"; set when several were evaluated. */
   readonly versions?: string;
+  /** Named by --ignore: still reported, no longer deciding the exit code (Report.ignored). */
+  readonly ignored?: true;
 }

@@ -56,6 +56,41 @@ export interface Report {
   readonly notChecked: readonly { readonly fact: string; readonly reason: string }[];
   /** Present when --machine-config / --overlay was given: the answer is about the node after applying them. */
   readonly upgrade?: UpgradeSection;
+  /** --verbose only: where the inputs came from (src/evaluate/provenance.ts). */
+  readonly provenance?: Provenance;
+  /** Present when --ignore (or `ignore:` in the settings) named finding ids (src/evaluate/ignore.ts). */
+  readonly ignored?: IgnoredSection;
+}
+
+export interface Provenance {
+  /** Node paths whose contents node-check read. */
+  readonly filesRead: readonly string[];
+  /** Node paths only looked at (stat, directory listing). */
+  readonly pathsExamined: readonly string[];
+  /** "file:line" of the ExecStart= systemd runs (the last one, after resets). */
+  readonly execStart: string | null;
+  /** Each variable of kubelet's environment and the assignment that won: "file:line" of Environment=, or the EnvironmentFile=. */
+  readonly environment: readonly { readonly name: string; readonly from: string }[];
+  /** The --config file, the --config-dir drop-ins in kubelet's order, and the file that set each field last. */
+  readonly kubeletConfig: {
+    readonly file: string | null;
+    readonly dropIns: readonly string[];
+    readonly fields: readonly { readonly field: string; readonly from: string }[];
+  };
+  readonly kubeletVersion: { readonly source: 'flag' | 'binary' | 'openshift-version' | 'unknown'; readonly detail: string };
+}
+
+/** Findings demoted by --ignore, as kubeadm's --ignore-preflight-errors does. */
+export interface IgnoredSection {
+  /** The ids asked for, in order. */
+  readonly ids: readonly string[];
+  /** How many findings of the report carry `ignored: true`. */
+  readonly findings: number;
+  /**
+   * True when the prediction is "will not start" or "cannot tell" and every finding behind it is
+   * ignored: the exit code is then 0. `kubeletWillStart` itself never changes.
+   */
+  readonly verdictIgnored: boolean;
 }
 
 /** What was laid over the node and what it changed (issue 9). `kubeletWillStart` above is the "after" answer. */
@@ -90,7 +125,8 @@ export const ExitCode = {
   sigterm: 143,
 } as const;
 
-export function exitCodeFor(report: Pick<Report, 'kubeletWillStart'>): number {
+export function exitCodeFor(report: Pick<Report, 'kubeletWillStart'> & { readonly ignored?: Pick<IgnoredSection, 'verdictIgnored'> }): number {
+  if (report.ignored?.verdictIgnored) return ExitCode.willStart;
   if (report.kubeletWillStart === null) return ExitCode.unknown;
   return report.kubeletWillStart ? ExitCode.willStart : ExitCode.willFail;
 }

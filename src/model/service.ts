@@ -73,6 +73,8 @@ export interface ServiceModel {
   /** The environment systemd gives ExecStart: Environment=, then EnvironmentFile= overriding it. */
   readonly environment: Readonly<Record<string, string>>;
   readonly environmentFiles: readonly EnvironmentFileRef[];
+  /** Where each variable of `environment` came from: "file:line" of its Environment=, or the environment file. */
+  readonly environmentOrigins?: Readonly<Record<string, string>>;
   readonly diagnostics: readonly UnitDiagnostic[];
   /** The systemd version whose unit-file rules were applied (from libsystemd-shared-NNN.so), if known. */
   readonly systemdVersion?: number;

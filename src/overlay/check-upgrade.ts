@@ -29,6 +29,8 @@ export interface UpgradeCheckOptions {
   readonly fallback?: FallbackStatus;
   readonly overlays: readonly OverlayInput[];
   readonly openshiftVersion?: UpgradeSection['openshiftVersion'];
+  /** --verbose: `provenance` of the node after the overlays (paths as kubelet will see them). */
+  readonly verbose?: boolean;
 }
 
 export async function checkUpgrade(options: UpgradeCheckOptions): Promise<Report> {
@@ -122,7 +124,8 @@ export async function checkUpgrade(options: UpgradeCheckOptions): Promise<Report
     after: { kubeletWillStart },
     ...(options.openshiftVersion ? { openshiftVersion: options.openshiftVersion } : {}),
   };
-  return { ...after, kubeletWillStart, findings, upgrade };
+  const provenance = options.verbose ? (await import('../evaluate/provenance.js')).provenanceOf(afterModel, options.openshiftVersion?.openshift) : undefined;
+  return { ...after, kubeletWillStart, findings, upgrade, ...(provenance ? { provenance } : {}) };
 }
 
 export function summaryOf(before: boolean | null, after: boolean | null, names: string): string {

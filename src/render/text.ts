@@ -9,6 +9,8 @@ import { escapeUnprintable as safe } from './printable.js';
 
 export interface TextStyle {
   readonly color: boolean;
+  /** Add the provenance section (report.provenance, present with --verbose). */
+  readonly verbose?: boolean;
 }
 
 const paint = (on: boolean, code: string) => (text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -30,7 +32,7 @@ export function renderText(report: Report, style: TextStyle): string {
   if (upgrade && upgrade.before.kubeletWillStart === true && report.kubeletWillStart === false) {
     lines.push(red(upgradeBreaksLine(report)));
   }
-  const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion}` : 'kubelet version unknown';
+  const version = report.kubeletVersion ? `kubelet ${report.kubeletVersion} ${versionSourceText(report)}`.trimEnd() : 'kubelet version unknown';
   lines.push(bold(`${report.kubelet.unit}`) + dim(` (${report.kubelet.unitFile ?? 'unit file not found'}; ${version})`));
   const headline = report.kubeletWillStart === true
     ? green(`✔ kubelet is predicted to start${after}`)
@@ -38,6 +40,7 @@ export function renderText(report: Report, style: TextStyle): string {
       ? red(`✘ kubelet will NOT start${after} (${[...new Set(report.findings.filter((f) => f.severity === 'error').map((f) => f.id))].join(', ')})`)
       : yellow(`? node-check cannot tell whether kubelet will start${after}`);
   lines.push(headline);
+  if (report.ignored) lines.push(yellow(ignoredLine(report)));
   const flavor = report.kubeletFlavor;
   lines.push(dim(`  kubelet flavour: ${flavor.name === 'openshift' ? "OpenShift's" : "upstream's"} (${safe(flavor.evidence.join('; '))})`));
   if (report.notChecked.length > 0) {
@@ -59,11 +62,13 @@ export function renderText(report: Report, style: TextStyle): string {
     }
   }
 
+  if (style.verbose && report.provenance) lines.push('', bold('Where it came from (--verbose):'), ...renderProvenance(report).map((line) => dim(`  ${safe(line)}`)));
+
   if (report.findings.length > 0) lines.push('');
   for (const finding of report.findings) lines.push(...renderFinding(finding, { red, yellow, dim, bold }));
 
   const code = exitCodeFor(report);
-  const meaning = code === 0 ? 'kubelet is predicted to start' : code === 1 ? 'kubelet is predicted to fail to start' : 'unknown';
+  const meaning = code === 0 && report.ignored?.verdictIgnored ? 'every finding behind the prediction is ignored (--ignore)' : code === 0 ? 'kubelet is predicted to start' : code === 1 ? 'kubelet is predicted to fail to start' : 'unknown';
   if (lines[lines.length - 1] !== '') lines.push('');
   lines.push(dim(`exit code ${code}: ${meaning}. \`node-check explain <id>\` explains a finding.`));
   return lines.join('\n') + '\n';
@@ -81,7 +86,8 @@ type Painters = Record<'red' | 'yellow' | 'dim' | 'bold', (text: string) => stri
 
 function renderFinding(finding: Finding, p: Painters): string[] {
   const label = finding.severity === 'error' ? p.red('error  ') : finding.severity === 'warning' ? p.yellow('warning') : p.dim('info   ');
-  const lines = [`${label} ${p.bold(finding.id)}${finding.versions ? p.dim(` (kubelet ${finding.versions})`) : ''}`];
+  const ignored = finding.ignored ? p.dim(' (ignored by --ignore)') : '';
+  const lines = [`${label} ${p.bold(finding.id)}${ignored}${finding.versions ? p.dim(` (kubelet ${finding.versions})`) : ''}`];
   const indent = '        ';
   // Messages carry provider names and paths from config files: never let them drive the terminal.
   lines.push(indent + safe(finding.message));
@@ -90,5 +96,37 @@ function renderFinding(finding: Finding, p: Painters): string[] {
   if (finding.path) lines.push(indent + p.dim('path: ') + safe(finding.path));
   lines.push(indent + p.dim('fix: ') + safe(finding.remediation));
   lines.push('');
+  return lines;
+}
+
+/** Where the kubelet version came from, in the unit line: "from --kubelet-version". */
+function versionSourceText(report: Report): string {
+  if (report.upgrade?.openshiftVersion) return `for OpenShift ${report.upgrade.openshiftVersion.openshift} (--openshift-version)`;
+  if (report.kubeletVersionSource === 'flag') return 'from --kubelet-version';
+  if (report.kubeletVersionSource === 'binary') return 'from `kubelet --version`';
+  return '';
+}
+
+/** What --ignore changed: the ids, and what the exit code now means. */
+function ignoredLine(report: Report): string {
+  const ignored = report.ignored!;
+  const ids = safe(ignored.ids.join(', '));
+  if (!ignored.verdictIgnored) return `  ignored by --ignore: ${ids} (${ignored.findings} finding${ignored.findings === 1 ? '' : 's'}; the exit code follows the others)`;
+  const after = report.kubeletWillStart === false ? '; kubelet stops at its first failure, so nothing after it was checked' : '';
+  return `  ignored by --ignore: ${ids}: every finding behind this answer is ignored, exit code 0${after}`;
+}
+
+/** --verbose: the provenance section, one line each (the caller indents, colours and escapes). */
+export function renderProvenance(report: Report): string[] {
+  const p = report.provenance;
+  if (!p) return [];
+  const lines = [`kubelet version: ${report.kubeletVersion ?? 'unknown'} from ${p.kubeletVersion.detail}`];
+  lines.push(`ExecStart= from: ${p.execStart ?? '(none)'}`);
+  for (const { name, from } of p.environment) lines.push(`Environment ${name} from: ${from}`);
+  if (p.kubeletConfig.file) lines.push(`kubelet --config: ${p.kubeletConfig.file}`);
+  for (const dropIn of p.kubeletConfig.dropIns) lines.push(`kubelet --config-dir drop-in: ${dropIn}`);
+  for (const { field, from } of p.kubeletConfig.fields) lines.push(`kubelet config ${field} from: ${from}`);
+  for (const file of p.filesRead) lines.push(`read: ${file}`);
+  for (const path of p.pathsExamined) lines.push(`examined: ${path}`);
   return lines;
 }

@@ -15,6 +15,8 @@ export interface LoadedEnvironmentFiles {
   readonly refs: readonly EnvironmentFileRef[];
   /** Variables of each loaded file, in the order systemd merges them. */
   readonly variables: readonly Readonly<Record<string, string>>[];
+  /** The file each entry of `variables` was read from (for --verbose: which file set a variable). */
+  readonly origins: readonly string[];
   readonly diagnostics: readonly UnitDiagnostic[];
 }
 
@@ -31,6 +33,7 @@ export function loadEnvironmentFiles(
 ): LoadedEnvironmentFiles {
   const refs: EnvironmentFileRef[] = [];
   const variables: Record<string, string>[] = [];
+  const origins: string[] = [];
   const diagnostics: UnitDiagnostic[] = [];
 
   for (const setting of settings) {
@@ -70,10 +73,11 @@ export function loadEnvironmentFiles(
         continue;
       }
       variables.push(parsed.variables);
+      origins.push(file);
     }
     refs.push({ path: setting.path, optional, loaded, source, ...(!loaded && errno !== undefined ? { errno } : {}) });
   }
-  return { refs, variables, diagnostics };
+  return { refs, variables, origins, diagnostics };
 }
 
 /** glob(3) over the node's file system, sorted like glob's default (C locale: byte order). */

@@ -92,6 +92,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
     execStartPreCount: settings.execStartPreCount,
     ...(execStart ? { execStart } : {}),
     environment: Object.fromEntries(env),
+    environmentOrigins: environmentOrigins(env, settings.environmentSources, envFiles),
     environmentFiles: envFiles.refs,
     diagnostics,
   };
@@ -146,4 +147,15 @@ function legacyDifference(modern: ParsedUnitFile, legacy: ParsedUnitFile): numbe
   }
   if (legacy.stopped && !modern.stopped) return legacy.stopped.line;
   return undefined;
+}
+
+/** Which assignment each variable of the final environment comes from: the last file that set it wins. */
+function environmentOrigins(env: ReadonlyMap<string, string>, sources: ReadonlyMap<string, { file: string; line: number }>, files: { variables: readonly Readonly<Record<string, string>>[]; origins: readonly string[] }): Record<string, string> {
+  const origins: Record<string, string> = {};
+  for (const [name, source] of sources) origins[name] = `${source.file}:${source.line}`;
+  files.variables.forEach((variables, i) => {
+    for (const name of Object.keys(variables)) origins[name] = files.origins[i]!;
+  });
+  for (const name of Object.keys(origins)) if (!env.has(name)) delete origins[name];
+  return origins;
 }

@@ -27,6 +27,8 @@ export interface ServiceSettings {
   readonly execStartPreCount: number;
   /** Environment= after resets; a later assignment of a name wins. */
   readonly environment: ReadonlyMap<string, string>;
+  /** Where each Environment= variable was last set. */
+  readonly environmentSources: ReadonlyMap<string, SourceLocation>;
   readonly environmentFiles: readonly EnvironmentFileSetting[];
   /** UnsetEnvironment= entries: "NAME" or "NAME=value". */
   readonly unsetEnvironment: readonly string[];
@@ -44,13 +46,14 @@ export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: U
   let execStart: ParsedExecCommand[] = [];
   let execStartPreCount = 0;
   const environment = new Map<string, string>();
+  const environmentSources = new Map<string, SourceLocation>();
   let environmentFiles: EnvironmentFileSetting[] = [];
   let unsetEnvironment: string[] = [];
   const diagnostics: UnitDiagnostic[] = [];
 
   const settings = (loadRefused: boolean): ServiceSettings => {
     if (!loadRefused) diagnostics.push(...verifyExecStart(unit, type, execStart));
-    return { type, execStart, execStartPreCount, environment, environmentFiles, unsetEnvironment, diagnostics, loadRefused };
+    return { type, execStart, execStartPreCount, environment, environmentSources, environmentFiles, unsetEnvironment, diagnostics, loadRefused };
   };
 
   for (const [index, file] of files.entries()) {
@@ -98,11 +101,15 @@ export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: U
         case 'Environment': {
           if (value === '') {
             environment.clear();
+            environmentSources.clear();
             break;
           }
           const parsed = parseEnvironmentValue(value, source, unit);
           diagnostics.push(...parsed.diagnostics);
-          for (const { name, value: v } of parsed.assignments) environment.set(name, v);
+          for (const { name, value: v } of parsed.assignments) {
+            environment.set(name, v);
+            environmentSources.set(name, source);
+          }
           break;
         }
         case 'EnvironmentFile': {

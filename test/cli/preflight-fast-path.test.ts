@@ -29,8 +29,8 @@ async function outcome(argv: readonly string[], configFile: string, fastPath: bo
 }
 
 const values = fc.constantFrom('', '/', '/tmp/x', 'a b', '1.28.7', 'v1.30.0', '1.28', 'upstream', 'openshift', 'json', 'text', 'yes', '0', '5', '2.5', '010', '1e3', '-1', '--root', '"q"', "'q'", 'x=y', '\u00e9', 'kubelet.service', 'true', 'false');
-const known = fc.constantFrom('root', 'unit', 'kubelet-version', 'kubelet-flavor', 'output', 'textfile-dir', 'config-file', 'timeout', 'journal', 'metrics', 'fallback', 'color', 'no-journal', 'no-metrics', 'no-fallback', 'no-color');
-const unknown = fc.constantFrom('listen', 'interval', 'ignore', 'verbose', 'textfileDir', 'Root', 'no-root', 'journals');
+const known = fc.constantFrom('root', 'unit', 'kubelet-version', 'kubelet-flavor', 'output', 'textfile-dir', 'config-file', 'timeout', 'journal', 'metrics', 'fallback', 'verbose', 'no-journal', 'no-metrics', 'no-fallback', 'no-verbose');
+const unknown = fc.constantFrom('listen', 'interval', 'ignore', 'color', 'no-color', 'textfileDir', 'Root', 'no-root', 'journals');
 const names = fc.oneof({ arbitrary: known, weight: 9 }, { arbitrary: unknown, weight: 1 });
 const word = fc.oneof(
   { arbitrary: fc.tuple(names, values).map(([name, value]) => [`--${name}`, value]), weight: 4 },
@@ -69,7 +69,7 @@ t.test('the forms kubelet\'s drop-ins and the bench use take the fast path; anyt
     ['preflight', '--help'],
     ['preflight', '-o', 'json'],
     ['preflight', '--ignore', 'x'],
-    ['preflight', '--verbose'],
+    ['preflight', '--color'],
     ['preflight', '--root'],
     ['preflight', '--root', '--no-journal'],
     ['preflight', '--root='],

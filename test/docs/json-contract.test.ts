@@ -14,13 +14,14 @@ const SECTIONS: Record<string, Record<string, true>> = {
   report: {
     schemaVersion: true, kubeletWillStart: true, kubeletVersion: true, kubeletVersionSource: true,
     evaluatedVersions: true, kubeletFlavor: true, kubelet: true, findings: true, fallback: true, notChecked: true, upgrade: true,
+    provenance: true, ignored: true,
   } satisfies Record<keyof Report, true>,
   kubelet: {
     unit: true, unitFile: true, dropIns: true, argv: true, credentialProviderConfig: true, credentialProviderBinDir: true, providers: true,
   } satisfies Record<keyof Report['kubelet'], true>,
   provider: { name: true, binary: true, pluginOk: true } satisfies Record<keyof ProviderStatus, true>,
   finding: {
-    id: true, severity: true, message: true, path: true, provider: true, remediation: true, kubeletError: true, kubeletLogLine: true, inexact: true, versions: true,
+    id: true, severity: true, message: true, path: true, provider: true, remediation: true, kubeletError: true, kubeletLogLine: true, inexact: true, versions: true, ignored: true,
   } satisfies Record<keyof Finding, true>,
   fallback: {
     enabled: true, active: true, reason: true, since: true, removedProviders: true, dropInPath: true,

@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS, parseConfigFile, type Settings } from '../../src/sett
 const PATH = 'packaging/config/config.yaml';
 const TEXT = readFileSync(new URL(`../../${PATH}`, import.meta.url), 'utf8');
 /** Settings that only come from flags (or the environment), never from the file. */
-const FLAG_ONLY = ['root', 'output', 'color', 'kubeletVersion'];
+const FLAG_ONLY = ['root', 'output', 'color', 'kubeletVersion', 'verbose'];
 
 t.test('as shipped, the file sets nothing', async (t) => {
   t.same(parseConfigFile(TEXT, PATH), {});

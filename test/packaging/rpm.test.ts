@@ -16,6 +16,8 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BUNDLE = join(REPO, 'dist/node-check.cjs');
 const VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 const SPEC = join(REPO, 'packaging/rpm/node-check.spec');
+const DOCS = ['README.md', 'fallback.md', 'json.md', 'operations.md', 'findings.md', 'node-check-report.schema.json', 'alertmanager-inhibit.yaml'];
+const RUNBOOKS = readdirSync(join(REPO, 'docs/runbooks')).sort();
 /** dist/bundled-packages.json: the npm packages in the bundle, as scripts/build.mjs listed them. */
 const bundled = () => JSON.parse(readFileSync(join(REPO, 'dist/bundled-packages.json'), 'utf8')) as { name: string; version: string; license: string }[];
 
@@ -97,6 +99,9 @@ t.test('the RPM installs exactly the expected files, with the expected modes', a
   const licenseDir = [...listed.keys()].find((p) => /^\/usr\/share\/licenses\/node-check(-[^/]+)?$/.test(p));
   t.ok(docDir, 'a doc directory');
   t.ok(licenseDir, 'a licence directory');
+  // brp-compress gzips man pages where the build host's rpm has it (RHEL), not on Debian.
+  const manPage = [...listed.keys()].find((p) => /^\/usr\/share\/man\/man1\/node-check\.1(\.gz)?$/.test(p));
+  t.ok(manPage, 'the man page');
   const expected: Record<string, string> = {
     '/usr/bin/node-check': 'lrwxrwxrwx',
     '/usr/lib/node-check': 'drwxr-xr-x',
@@ -114,8 +119,13 @@ t.test('the RPM installs exactly the expected files, with the expected modes', a
     '/usr/share/node-check': 'drwxr-xr-x',
     '/usr/share/node-check/prometheus': 'drwxr-xr-x',
     '/usr/share/node-check/prometheus/node-check.rules.yaml': '-rw-r--r--',
+    '/usr/share/node-check/npd': 'drwxr-xr-x',
+    '/usr/share/node-check/npd/node-check-plugin.json': '-rw-r--r--',
+    [manPage!]: '-rw-r--r--',
     [`${docDir}`]: 'drwxr-xr-x',
-    ...Object.fromEntries(['README.md', 'fallback.md', 'json.md', 'operations.md', 'findings.md'].map((f) => [`${docDir}/${f}`, '-rw-r--r--'])),
+    ...Object.fromEntries(DOCS.map((f) => [`${docDir}/${f}`, '-rw-r--r--'])),
+    [`${docDir}/runbooks`]: 'drwxr-xr-x',
+    ...Object.fromEntries(RUNBOOKS.map((f) => [`${docDir}/runbooks/${f}`, '-rw-r--r--'])),
     [`${licenseDir}`]: 'drwxr-xr-x',
     [`${licenseDir}/LICENSE`]: '-rw-r--r--',
     [`${licenseDir}/THIRD_PARTY_LICENSES`]: '-rw-r--r--',
@@ -146,6 +156,7 @@ t.test('the packaged files are the repository files, byte for byte', async (t) =
     '/usr/lib/systemd/catalog/node-check.catalog': 'systemd/node-check.catalog',
     '/etc/node-check/config.yaml': 'packaging/config/config.yaml',
     '/usr/share/node-check/prometheus/node-check.rules.yaml': 'packaging/prometheus/node-check.rules.yaml',
+    '/usr/share/node-check/npd/node-check-plugin.json': 'packaging/npd/node-check-plugin.json',
   };
   for (const [installed, source] of Object.entries(sources)) {
     t.equal(digests.get(installed), sha256(join(REPO, source)), `${installed} = ${source}`);
@@ -166,7 +177,7 @@ t.test('config.yaml is %config(noreplace), docs and licence are marked as such',
   t.equal(flags.get('/etc/node-check/config.yaml'), 'cn', 'config, noreplace: local edits survive upgrades');
   t.same(rpm(['-qp', '--configfiles', path]), ['/etc/node-check/config.yaml'], 'the only config file');
   const docs = [...flags].filter(([, f]) => f === 'd').map(([p]) => p.split('/').pop());
-  t.same(docs.sort(), ['README.md', 'fallback.md', 'findings.md', 'json.md', 'operations.md']);
+  t.same(docs.sort(), [...DOCS, ...RUNBOOKS, 'node-check.1'].sort(), 'docs: the manuals, the runbooks the alerts link to, the man page');
   t.same([...flags].filter(([, f]) => f === 'l').map(([p]) => p.split('/').pop()), ['LICENSE', 'THIRD_PARTY_LICENSES'], '%license: ours and the bundled packages\'');
   t.equal(flags.get('/usr/bin/node-check'), '', 'the command is a plain (non-config) file');
 });

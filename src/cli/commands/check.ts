@@ -10,6 +10,7 @@ import { RootFs } from '../../host/root-fs.js';
 import { fallbackStatus, readFallbackState } from '../../fallback/state.js';
 import type { OverlayArg } from '../../overlay/read-inputs.js';
 import { kubeletForOpenShift } from '../../kubelet/data/openshift-kubelet.js';
+import { applyIgnores } from '../../evaluate/ignore.js';
 
 export type { OverlayArg } from '../../overlay/read-inputs.js';
 
@@ -17,7 +18,7 @@ export async function runCheck(settings: Settings, io: CliIo, args: Record<strin
   const overlayArgs = (args['overlays'] as readonly OverlayArg[] | undefined) ?? [];
   const openshiftVersion = args['openshiftVersion'] as UpgradeSection['openshiftVersion'] | undefined;
   // The overlay readers (and zlib, for Ignition) load only when asked for (issue 12).
-  const report = overlayArgs.length === 0
+  const checked = overlayArgs.length === 0
     ? await runNodeCheck(settings, { applyFallback: false, timeoutMs: () => settings.timeoutSeconds * 1000 })
     : await checkNode({
         root: settings.root,
@@ -27,8 +28,10 @@ export async function runCheck(settings: Settings, io: CliIo, args: Record<strin
         fallback: fallbackStatus(readFallbackState(new RootFs(settings.root), { unit: settings.unit }), settings.fallback),
         overlays: (await import('../../overlay/read-inputs.js')).readOverlayInputs(overlayArgs),
         ...(openshiftVersion ? { openshiftVersion } : {}),
+        verbose: settings.verbose,
       });
-  io.stdout(settings.output === 'json' ? renderJson(report) : renderText(report, { color: settings.color }));
+  const report = applyIgnores(checked, settings.ignore);
+  io.stdout(settings.output === 'json' ? renderJson(report) : renderText(report, { color: settings.color, verbose: settings.verbose }));
   return exitCodeFor(report);
 }
 

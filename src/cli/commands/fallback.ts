@@ -11,16 +11,23 @@ import type { CliIo } from '../io.js';
 import { ExitCode } from '../../model/report.js';
 import { RootFs } from '../../host/root-fs.js';
 import { LockBusyError, LockUnavailableError } from '../../fallback/lock.js';
-import { applyNodeFallback, discoverWithoutFallback, revertNodeFallback, type NodeFallbackOptions, type NodeFallbackOutcome } from '../../fallback/node-fallback.js';
+import { FALLBACK_ACTIONS } from '../options.js';
+import { applyNodeFallback, discoverWithoutFallback, planNodeFallback, revertNodeFallback, type NodeFallbackOptions, type NodeFallbackOutcome } from '../../fallback/node-fallback.js';
 import { planFallbackForNode, type FallbackPlan } from '../../fallback/plan.js';
 import { readFallbackState, type FallbackStateReading } from '../../fallback/state.js';
+import { escapeUnprintable } from '../../render/printable.js';
 
-import { FALLBACK_ACTIONS } from './fallback-actions.js';
-
-export { FALLBACK_ACTIONS } from './fallback-actions.js';
+export { FALLBACK_ACTIONS } from '../options.js';
 
 export async function runFallback(settings: Settings, io: CliIo, args: Record<string, unknown>): Promise<number> {
   const action = args['action'] ?? (Array.isArray(args['_']) ? args['_'][1] : undefined);
+  if (args['dry-run'] === true) {
+    if (action !== 'apply' && action !== 'revert') {
+      io.stderr('node-check: --dry-run goes with fallback apply or fallback revert\n');
+      return ExitCode.usage;
+    }
+    return runFallbackDryRun(settings, io, action);
+  }
   switch (action) {
     case 'status':
       return runFallbackStatus(settings, io);
@@ -95,6 +102,37 @@ async function withOutcome(settings: Settings, io: CliIo, run: () => Promise<Nod
   if (plan.action === 'refuse') return plan.refusal === 'undecidable' ? ExitCode.unknown : ExitCode.willFail;
   return result.ok ? 0 : ExitCode.willFail;
 }
+
+/** --dry-run: the plan, files and contents, and nothing written (not even the lock). */
+export async function runFallbackDryRun(settings: Settings, io: CliIo, action: 'apply' | 'revert'): Promise<number> {
+  const plan = await planNodeFallback(options(settings), action);
+  // Contents are shown whole, as `check -o json` shows kubelet's argv: they hold what the unit holds.
+  const writes = plan.writes.map((w) => ({ path: w.path, mode: `0${w.mode.toString(8)}`, content: w.content }));
+  if (settings.output === 'json') {
+    io.stdout(`${JSON.stringify({ schemaVersion: 1, dryRun: true, action: plan.action, ...(plan.refusal ? { refusal: plan.refusal } : {}), reason: plan.reason, removedProviders: plan.removedProviders, keptProviders: plan.keptProviders, ...(plan.argv ? { argv: plan.argv } : {}), writes, removes: plan.removes }, null, 2)}\n`);
+  } else {
+    const lines = [`node-check: dry run, nothing written: fallback ${action} would ${DRY_RUN_VERB[plan.action]} (${plan.unit}).`, plan.reason];
+    if (plan.removedProviders.length > 0 && plan.action !== 'none' && plan.action !== 'refuse') lines.push(`Credential providers ${plan.action === 'revert' ? 'restored' : 'left out'}: ${plan.removedProviders.join(', ')}.`);
+    for (const write of writes) {
+      lines.push(`  would write ${write.path} (mode ${write.mode})`);
+      lines.push(...write.content.replace(/\n$/, '').split('\n').map((line) => `    | ${line}`));
+    }
+    for (const path of plan.removes) lines.push(`  would remove ${path}`);
+    if ((plan.writes.length > 0 || plan.removes.length > 0) && new RootFs(settings.root).isHostRoot) lines.push('  would run systemctl daemon-reload');
+    // Each line escaped on its own: contents come from the node's files (provider names, paths).
+    io.stdout(`${lines.map(escapeUnprintable).join('\n')}\n`);
+  }
+  if (plan.action === 'refuse') return plan.refusal === 'undecidable' ? ExitCode.unknown : ExitCode.willFail;
+  return 0;
+}
+
+const DRY_RUN_VERB: Record<FallbackPlan['action'], string> = {
+  apply: 'apply it',
+  keep: 'keep it as it is',
+  revert: 'revert it',
+  none: 'do nothing',
+  refuse: 'refuse',
+};
 
 function options(settings: Settings): NodeFallbackOptions {
   return {

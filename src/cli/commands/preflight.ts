@@ -16,6 +16,9 @@ import { collapseRepeats } from '../../sinks/journal-collapse.js';
 import { renderMetrics, writeTextfile } from '../../sinks/metrics.js';
 import { escapeUnprintable } from '../../render/printable.js';
 import { VERSION } from '../../version.js';
+import { applyIgnores } from '../../evaluate/ignore.js';
+import { renderJson } from '../../render/json.js';
+import { renderProvenance } from '../../render/text.js';
 
 export const TEXTFILE_NAME = 'node-check.prom';
 
@@ -32,9 +35,10 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
     return await withinBudget(
     budgetMs,
     async () => {
-      const report = await runNodeCheck(settings, { applyFallback: settings.fallback, timeoutMs: remainingMs, warn: io.stderr });
+      const report = applyIgnores(await runNodeCheck(settings, { applyFallback: settings.fallback, timeoutMs: remainingMs, warn: io.stderr }), settings.ignore);
       known.report = report;
-      io.stdout(summaryLine(report));
+      io.stdout(settings.output === 'json' ? renderJson(report) : summaryLine(report));
+      if (settings.verbose && settings.output !== 'json') io.stderr(verboseLines(report));
       const durationSeconds = Number(process.hrtime.bigint() - started) / 1e9;
       const sinkErrors: string[] = [];
       if (settings.metrics) {
@@ -78,7 +82,13 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
 export function summaryLine(report: Report): string {
   const first = report.findings.find((f) => f.severity === 'error') ?? report.findings.find((f) => f.id === 'cannot-decide');
   const fallback = report.fallback.active ? ` (fallback active: without ${report.fallback.removedProviders?.join(', ') || 'credential providers'})` : '';
+  const ignored = report.ignored?.verdictIgnored ? ` (ignored by --ignore: ${escapeUnprintable(report.ignored.ids.join(', '))})` : '';
   if (report.kubeletWillStart === true) return `node-check: kubelet is predicted to start${escapeUnprintable(fallback)}.\n`;
-  if (report.kubeletWillStart === false) return `node-check: kubelet will NOT start: ${escapeUnprintable(first?.message ?? '')} [${escapeUnprintable(first?.id ?? '')}]\n`;
-  return `node-check: cannot tell whether kubelet will start: ${escapeUnprintable(first?.message ?? '')}\n`;
+  if (report.kubeletWillStart === false) return `node-check: kubelet will NOT start: ${escapeUnprintable(first?.message ?? '')} [${escapeUnprintable(first?.id ?? '')}]${ignored}\n`;
+  return `node-check: cannot tell whether kubelet will start: ${escapeUnprintable(first?.message ?? '')}${ignored}\n`;
+}
+
+/** preflight --verbose: the provenance on stderr (stdout keeps its one summary line), escaped, no `<N>` prefix. */
+function verboseLines(report: Report): string {
+  return renderProvenance(report).map((line) => `node-check: ${escapeUnprintable(line)}\n`).join('');
 }

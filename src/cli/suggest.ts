@@ -1,0 +1,35 @@
+/** "Did you mean": the known words closest to a mistyped one (commands, options, finding ids). */
+
+/** Levenshtein distance, bounded by the words' lengths (both are short here). */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The candidates within a third of the word's length (at least 2 edits), closest first; a
+ * candidate that contains the word, or is contained in it, counts as close too.
+ */
+export function closeMatches(word: string, candidates: readonly string[], limit = 3): string[] {
+  const bound = Math.max(2, Math.floor(word.length / 3));
+  return candidates
+    .map((candidate) => ({ candidate, distance: editDistance(word, candidate) }))
+    .filter(({ candidate, distance }) => distance <= bound || (word.length >= 4 && (candidate.includes(word) || word.includes(candidate))))
+    .sort((x, y) => x.distance - y.distance || x.candidate.localeCompare(y.candidate))
+    .slice(0, limit)
+    .map(({ candidate }) => candidate);
+}
+
+/** " Did you mean X?" / " Did you mean X or Y?", or "" when nothing is close. */
+export function didYouMean(word: string, candidates: readonly string[]): string {
+  const close = closeMatches(word, candidates);
+  if (close.length === 0) return '';
+  return ` Did you mean ${close.length === 1 ? close[0] : `${close.slice(0, -1).join(', ')} or ${close[close.length - 1]}`}?`;
+}
