@@ -31,3 +31,10 @@ t.test('isGoPrint: L, M, N, P, S and the ASCII space', async (t) => {
   t.notOk(isGoPrint(0xa0));
   t.ok(isGoPrint(0x20ac), '€ is a symbol');
 });
+
+t.test('isGoPrint: its ASCII shortcut agrees with the Unicode categories for every ASCII rune', async (t) => {
+  const categories = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+  for (let rune = 0; rune < 0x80; rune++) {
+    t.equal(isGoPrint(rune), rune === 0x20 || categories.test(String.fromCharCode(rune)), `U+${rune.toString(16)}`);
+  }
+});
