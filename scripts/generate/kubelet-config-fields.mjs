@@ -64,7 +64,8 @@ const lines = [
   '',
   'export const KUBELET_CONFIG_FIELDS: Readonly<Record<number, Readonly<Record<string, string>>>> = perMinorJson({',
 ];
-const json = (value) => JSON.stringify(JSON.stringify(value));
+// Each minor's text behind a function: V8 compiles (and caches) only the ones called.
+const json = (value) => `() => ${JSON.stringify(JSON.stringify(value))}`;
 for (const [minor, v] of Object.entries(out)) lines.push(`  ${minor}: ${json(v.fields)},`);
 lines.push('});', '');
 lines.push(
