@@ -35,9 +35,20 @@ export class RootFs {
   readonly root: string;
   readonly isHostRoot: boolean;
 
+  /**
+   * Host paths of the directories (not symlinks) that resolution has walked through, so that 1,000
+   * plugins in one directory cost one lstat of each parent, not 1,000 (issue 12). Only where every
+   * open is then checked against where the kernel opened it (a directory swapped for a symlink
+   * after it was remembered is caught there, as one swapped between lstat and open always was), and
+   * only for the life of this RootFs: one check's (discoverNode builds one per check; serve's
+   * watcher resolves its paths once, at setup).
+   */
+  private readonly directories: Set<string> | undefined;
+
   constructor(root: string) {
     this.root = path.resolve(root);
     this.isHostRoot = this.root === '/';
+    this.directories = !this.isHostRoot && PROC_FD ? new Set() : undefined;
   }
 
   /**
@@ -62,9 +73,14 @@ export class RootFs {
         resolved.pop();
         continue;
       }
-      const candidate = [...resolved, part];
-      const hostPath = path.join(this.root, ...candidate);
+      // The parts are plain names here ('.', '..' and empty ones are handled above): a
+      // concatenation is path.join's result, without its normalising pass.
+      const hostPath = resolved.length === 0 ? `${this.root}/${part}` : `${this.root}/${resolved.join('/')}/${part}`;
       const isLast = pending.length === 0;
+      if (!isLast && this.directories?.has(hostPath)) {
+        resolved.push(part);
+        continue;
+      }
       let st: fs.Stats;
       try {
         st = fs.lstatSync(hostPath);
@@ -84,10 +100,11 @@ export class RootFs {
         continue;
       }
       if (!isLast && !st.isDirectory()) return { ok: false, code: 'ENOTDIR' };
+      if (!isLast) this.directories?.add(hostPath);
       resolved.push(part);
     }
     const nodeResolved = '/' + resolved.join('/');
-    return { ok: true, hostPath: path.join(this.root, ...resolved), nodePath: nodeResolved };
+    return { ok: true, hostPath: resolved.length === 0 ? this.root : `${this.root}/${resolved.join('/')}`, nodePath: nodeResolved };
   }
 
   /** stat(2): follows symlinks. */

@@ -64,3 +64,26 @@ t.test('directory entries report their own type, like Go DirEntry', async (t) =>
     t.same(listed.entries.find((e) => e.name === 'dir-link'), { name: 'dir-link', isDirectory: false });
   }
 });
+
+t.test('directories walked once are remembered within one RootFs, and a swap after that cannot lead outside', async (t) => {
+  const root = makeRoot(t);
+  // Outside the root (t.testdir would replace the root itself: one directory per test).
+  const outside = fs.mkdtempSync(path.join(path.dirname(root), 'outside-'));
+  t.teardown(() => fs.rmSync(outside, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(outside, 'bin'));
+  fs.writeFileSync(path.join(outside, 'bin', 'acr-credential-provider'), 'outside the root\n');
+  const rfs = new RootFs(root);
+  t.match(rfs.readFile('/opt/acr/bin/acr-credential-provider'), { ok: true });
+  t.match(rfs.resolve('/opt/acr/bin/../bin/acr-credential-provider'), { ok: true, nodePath: '/opt/acr/bin/acr-credential-provider' });
+  t.match(rfs.stat('/opt/acr/bin/missing'), { ok: false, code: 'ENOENT' });
+  t.match(rfs.stat('/opt/acr/bin/acr-credential-provider/x'), { ok: false, code: 'ENOTDIR' });
+  // /opt/acr is remembered as a directory; it now becomes a symlink out of the root.
+  fs.renameSync(path.join(root, 'opt/acr'), path.join(root, 'opt/acr.old'));
+  fs.symlinkSync(outside, path.join(root, 'opt/acr'));
+  if (process.platform === 'linux') {
+    t.match(rfs.readFile('/opt/acr/bin/acr-credential-provider'), { ok: false, code: 'EXDEV' }, 'refused where the kernel opened it');
+    t.match(rfs.stat('/opt/acr/bin/acr-credential-provider'), { ok: false, code: 'EXDEV' });
+  }
+  // A new RootFs (the next check) sees the symlink and follows it under the root.
+  t.match(new RootFs(root).readFile('/opt/acr/bin/acr-credential-provider'), { ok: false, code: 'ENOENT' });
+});
