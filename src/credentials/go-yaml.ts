@@ -25,7 +25,7 @@ import type { Alias, Document, Node as YamlNode, Pair, Scalar } from 'yaml';
 import { goQuote } from '../go/quote.js';
 import { compareGoStrings } from '../go/utf8.js';
 import type { GoJson, GoJsonMember } from '../go/json.js';
-import { MAX_PARSE_NESTING, yamlNestingBound } from '../limits/nesting.js';
+import { MAX_PARSE_NESTING, YamlNestingBound } from '../limits/nesting.js';
 
 export interface YamlToJsonSuccess {
   readonly ok: true;
@@ -94,7 +94,14 @@ function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult
   const reader = readInput(data.length === 0 ? Buffer.from('\n') : data);
   const text = reader.text;
   // The `yaml` package aborts the process (SIGABRT) on deep nesting: never let it see that. [issue 10]
-  const nesting = yamlNestingBound(text);
+  // One pass of the lexer for the nesting bound and go-yaml's tab rule (the parser lexes again).
+  const bound = new YamlNestingBound();
+  const tabs = new ForbiddenTabs();
+  for (const token of new Lexer().lex(text)) {
+    bound.add(token);
+    tabs.add(token);
+  }
+  const nesting = bound.value;
   if (nesting > 10000) throw new GoYamlError(withLine(0, 'exceeded max depth of 10000'), false); // [U: line]
   // go-yaml accepts this depth and node-check cannot follow it: "cannot tell", never a refusal in node-check's words (issue 10, item 2).
   if (nesting > MAX_PARSE_NESTING) throw new GoYamlError(`node-check cannot evaluate YAML nested this deeply (more than ${MAX_PARSE_NESTING} levels; go-yaml allows up to 10000)`, false, true);
@@ -114,7 +121,7 @@ function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult
     const cutoff = second ? Math.ceil((byteOffset(second.range[0]) + 4) / 512) * 512 : Infinity;
     if (reader.error.byteOffset < cutoff) failures.push({ at: Math.floor(reader.error.byteOffset / 512) * 512, error: new GoYamlError(`yaml: ${reader.error.problem}`) });
   }
-  const tab = firstForbiddenTab(text, limit);
+  const tab = tabs.first !== undefined && tabs.first < limit ? tabs.first : undefined;
   if (tab !== undefined) failures.push({ at: byteOffset(tab), error: new GoYamlError(withLine(lineOf(lines, tab), 'found character that cannot start any token')) });
   const syntax = first?.errors[0];
   if (syntax) failures.push({ at: byteOffset(syntax.pos[0]), error: syntaxError(syntax.code, syntax.message, lineOf(lines, syntax.pos[0]), text) });
@@ -250,66 +257,70 @@ function allowedCharacter(v: number): boolean {
 /**
  * go-yaml's scanner eats tabs between tokens only in flow context or where a simple key is not
  * allowed: at the start of a line and after '-', '?' or ':' in block context a tab "cannot start
- * any token". YAML 1.2 (and the `yaml` package) allow it. Returns the offset of the first such tab.
+ * any token". YAML 1.2 (and the `yaml` package) allow it. Fed the lexer's tokens in order, `first`
+ * is the offset of the first such tab (go-yaml meets it only if it is in the first document).
  */
-function firstForbiddenTab(text: string, limit: number): number | undefined {
-  let pos = 0;
-  let flowLevel = 0;
-  let simpleKeyAllowed = true;
-  let scalarSourceNext = false;
-  for (const token of new Lexer().lex(text)) {
-    if (pos >= limit) return undefined;
-    if (scalarSourceNext) {
+class ForbiddenTabs {
+  first: number | undefined;
+  private pos = 0;
+  private flowLevel = 0;
+  private simpleKeyAllowed = true;
+  private scalarSourceNext = false;
+
+  add(token: string): void {
+    if (this.first !== undefined) return;
+    if (this.scalarSourceNext) {
       // The source of a plain or block scalar: any tabs inside it are content.
-      scalarSourceNext = false;
-      pos += token.length;
-      simpleKeyAllowed = /\n$/.test(token) && flowLevel === 0;
-      continue;
+      this.scalarSourceNext = false;
+      this.pos += token.length;
+      this.simpleKeyAllowed = /\n$/.test(token) && this.flowLevel === 0;
+      return;
     }
-    const type = CST.tokenType(token);
-    switch (type) {
+    switch (CST.tokenType(token)) {
       case 'doc-mode':
       case 'flow-error-end':
-        continue; // markers only: not in the source
+        return; // markers only: not in the source
       case 'scalar':
-        scalarSourceNext = true;
-        continue;
+        this.scalarSourceNext = true;
+        return;
       case 'space':
-        if (flowLevel === 0 && simpleKeyAllowed) {
+        if (this.flowLevel === 0 && this.simpleKeyAllowed) {
           const tab = token.indexOf('\t');
-          if (tab !== -1 && pos + tab < limit) return pos + tab;
+          if (tab !== -1) {
+            this.first = this.pos + tab;
+            return;
+          }
         }
         break;
       case 'newline':
-        if (flowLevel === 0) simpleKeyAllowed = true;
+        if (this.flowLevel === 0) this.simpleKeyAllowed = true;
         break;
       case 'seq-item-ind':
       case 'explicit-key-ind':
       case 'map-value-ind':
-        simpleKeyAllowed = true;
+        this.simpleKeyAllowed = true;
         break;
       case 'flow-map-start':
       case 'flow-seq-start':
-        flowLevel++;
-        simpleKeyAllowed = true;
+        this.flowLevel++;
+        this.simpleKeyAllowed = true;
         break;
       case 'flow-map-end':
       case 'flow-seq-end':
-        if (flowLevel > 0) flowLevel--;
-        simpleKeyAllowed = false;
+        if (this.flowLevel > 0) this.flowLevel--;
+        this.simpleKeyAllowed = false;
         break;
       case 'comma':
-        simpleKeyAllowed = true;
+        this.simpleKeyAllowed = true;
         break;
       case 'comment':
       case 'byte-order-mark':
         break;
       default:
-        simpleKeyAllowed = false;
+        this.simpleKeyAllowed = false;
     }
-    pos += token.length;
+    this.pos += token.length;
   }
-  return undefined;
 }
 
 /**

@@ -21,29 +21,40 @@ import { CST, Lexer } from 'yaml';
 export const MAX_PARSE_NESTING = 400;
 
 export function yamlNestingBound(text: string): number {
-  let flow = 0;
-  let prefix = 0;
-  let atLineStart = true;
-  let max = 0;
-  const content = (width: number) => {
-    const bound = flow + 2 * prefix + width;
-    if (bound > max) max = bound;
-  };
-  for (const token of new Lexer().lex(text)) {
+  const bound = new YamlNestingBound();
+  for (const token of new Lexer().lex(text)) bound.add(token);
+  return bound.value;
+}
+
+/**
+ * The same bound, fed one lexer token at a time: a caller that lexes the text for other reasons
+ * too lexes it once (issue 12: each pass of the lexer is a tenth of a large config's decoding).
+ */
+export class YamlNestingBound {
+  private flow = 0;
+  private prefix = 0;
+  private atLineStart = true;
+  private max = 0;
+
+  get value(): number {
+    return this.max;
+  }
+
+  add(token: string): void {
     switch (CST.tokenType(token)) {
       case 'flow-map-start':
       case 'flow-seq-start':
-        flow++;
-        content(0);
-        atLineStart = false;
+        this.flow++;
+        this.content(0);
+        this.atLineStart = false;
         break;
       case 'flow-map-end':
       case 'flow-seq-end':
-        if (flow > 0) flow--;
+        if (this.flow > 0) this.flow--;
         break;
       case 'newline':
-        atLineStart = true;
-        prefix = 0;
+        this.atLineStart = true;
+        this.prefix = 0;
         break;
       case 'space':
       case 'seq-item-ind':
@@ -51,8 +62,8 @@ export function yamlNestingBound(text: string): number {
       case 'map-value-ind':
       case 'anchor':
       case 'tag':
-        if (atLineStart) prefix += token.length;
-        content(1);
+        if (this.atLineStart) this.prefix += token.length;
+        this.content(1);
         break;
       case 'doc-mode':
       case 'flow-error-end':
@@ -61,11 +72,15 @@ export function yamlNestingBound(text: string): number {
       case 'comma':
         break;
       default:
-        content(1);
-        atLineStart = false;
+        this.content(1);
+        this.atLineStart = false;
     }
   }
-  return max;
+
+  private content(width: number): void {
+    const bound = this.flow + 2 * this.prefix + width;
+    if (bound > this.max) this.max = bound;
+  }
 }
 
 /** Undefined when `text` may be parsed; otherwise why not (one sentence, no path). */
