@@ -124,6 +124,8 @@ t.test('tabs where go-yaml expects a token start', async (t) => {
   t.same(convert('a: b\t# comment\n').ok, true, 'after a value a tab is only space');
   t.same(convert('a: [1,\t2]\n').ok, true, 'flow context allows tabs');
   t.same(convert('a: |\n  x\n  \ty\n').ok, true, 'block scalar content');
+  t.same(convert('a: 1\n---\n\tb: 2\n').ok, true, 'only the first document is scanned');
+  t.same(convert('a:\tb\n---\n\tb: 2\n').ok, false, 'the first document\'s tab is met first');
   t.same(convert('a: "x\ty"\n').ok, true, 'quoted content');
 });
 
