@@ -57,9 +57,8 @@ export function decodeKubeletConfig(minor: number, data: Uint8Array): KubeletCon
   const { json, gvk } = parsed;
   const yamlStrict = parsed.yamlStrict;
   const duplicates = parsed.duplicates;
-  const original = goBytesToString(data);
-  if (gvk.kind === '') return decodeFail(`Object 'Kind' is missing in '${original}'`);
-  if (gvk.version === '') return decodeFail(`Object 'apiVersion' is missing in '${original}'`);
+  if (gvk.kind === '') return decodeFail(`Object 'Kind' is missing in '${goBytesToString(data)}'`);
+  if (gvk.version === '') return decodeFail(`Object 'apiVersion' is missing in '${goBytesToString(data)}'`);
   if (gvk.group !== KUBELET_CONFIG_GROUP || gvk.version !== KUBELET_CONFIG_VERSION || gvk.kind !== KUBELET_CONFIG_KIND) {
     const wrong = wrongKindError(minor, gvk.group, gvk.version, gvk.kind);
     return fail(wrong.error, wrong.inexact);
@@ -88,6 +87,23 @@ export type ParsedConfigData =
   | { readonly ok: false; readonly error: string; readonly inexact?: boolean };
 
 /**
+ * JSON parses already made, per input buffer: `check` decodes the same file once per kubelet minor
+ * (13 times), and the result depends only on the bytes. As with yamlToGoJson's, readers never
+ * mutate it.
+ */
+const parsedJson = new WeakMap<Uint8Array, { readonly json: GoJson } | { readonly syntax: string }>();
+
+function parseJsonOnce(data: Uint8Array): { readonly json: GoJson } | { readonly syntax: string } {
+  let parsed = parsedJson.get(data);
+  if (parsed === undefined) {
+    const syntax = goJsonCheckValid(data);
+    parsed = syntax !== undefined ? { syntax } : { json: parseGoJson(data) };
+    parsedJson.set(data, parsed);
+  }
+  return parsed;
+}
+
+/**
  * The serializer's first steps: JSON (IsJSONBuffer) or YAML via sigs.k8s.io/yaml, then
  * SimpleMetaFactory.Interpret. Errors are returned without the caller's "failed to decode: ".
  */
@@ -96,9 +112,9 @@ export function parseConfigData(minor: number, data: Uint8Array): ParsedConfigDa
   let yamlStrict: string[] = [];
   let duplicates: string[] = [];
   if (isJsonBuffer(data)) {
-    const syntax = goJsonCheckValid(data);
-    if (syntax !== undefined) return { ok: false, error: `couldn't get version/kind; json parse error: ${syntax}` };
-    json = parseGoJson(data);
+    const parsed = parseJsonOnce(data);
+    if ('syntax' in parsed) return { ok: false, error: `couldn't get version/kind; json parse error: ${parsed.syntax}` };
+    json = parsed.json;
   } else {
     // sigs.k8s.io/yaml v1.3.0 (<=1.30) capitalises "Unsupported map key" (see go-yaml.ts).
     const converted = yamlToGoJson(data, { capitalisedMapKeyError: minor <= 30 });
