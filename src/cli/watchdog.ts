@@ -12,8 +12,12 @@
  * and its memory is its own. It checks, before killing, that node-check is still its parent, so
  * a recycled pid is never hit; it is killed when node-check disarms it or exits.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { killAtExit } from '../host/exit-cleanup.js';
+
+// Loaded by the commands that arm a watchdog only: node:child_process takes milliseconds to load.
+const lazyRequire = createRequire(import.meta.url);
 
 /** sleep; then, only if our parent is still the node-check that started us, say why and SIGKILL it. */
 // Only the shell holds node-check's stderr (the journal stream under systemd), never the sleep,
@@ -32,6 +36,7 @@ export function armWatchdog(ms: number, message: string): Watchdog {
   let child: ChildProcess | undefined;
   let forget: () => void = () => undefined;
   try {
+    const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
     child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'node-check-watchdog', (Math.max(0, ms) / 1000).toFixed(3)], {
       stdio: ['ignore', 'ignore', 'inherit'],
       // Its own process group: disarming kills the sleep too, not only the shell.

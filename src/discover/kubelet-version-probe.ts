@@ -6,8 +6,13 @@
  * with SIGKILL at the deadline, and the answer never waits for the pipes to close (a grandchild
  * that inherited stdout would otherwise hold it open).
  */
-import { spawn } from 'node:child_process';
+import type { spawn as spawnType } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { parseKubeletVersion } from '../kubelet/version.js';
+
+// node:child_process (with net, dgram and streams) takes milliseconds to load: only a check of the
+// live root that has to ask kubelet needs it (issue 12).
+const lazyRequire = createRequire(import.meta.url);
 
 /** After kubelet exits, how long its output may still trickle in before the pipes are dropped. */
 const DRAIN_MS = 100;
@@ -23,7 +28,7 @@ export function probeKubeletVersion(kubeletPath: string, timeoutMs: number): Pro
     let exitCode: number | null | undefined;
     let timer: NodeJS.Timeout | undefined;
     let drain: NodeJS.Timeout | undefined;
-    let child: ReturnType<typeof spawn>;
+    let child: ReturnType<typeof spawnType>;
     const killGroup = () => {
       if (child.pid === undefined) return;
       try {
@@ -49,6 +54,7 @@ export function probeKubeletVersion(kubeletPath: string, timeoutMs: number): Pro
       finish({ ok: false, problem: `${kubeletPath} --version failed: ${(stderr || stdout || `exit status ${exitCode}`).trim().split('\n')[0]}` });
     };
     try {
+      const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
       child = spawn(kubeletPath, ['--version'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { LC_ALL: 'C' } });
     } catch (error) {
       resolve({ ok: false, problem: `${kubeletPath} --version failed: ${(error as Error).message}` });
