@@ -17,7 +17,7 @@ import { COMMANDS, OPTIONS, optionFor, optionsOf, type CommandSpec, type OptionS
 import { didYouMean } from './suggest.js';
 import { allFindingKinds } from '../catalog/findings.js';
 import { unknownIgnoreIds } from '../evaluate/ignore.js';
-import { preflightFastPath } from './preflight-fast-path.js';
+import { fastPath as plainCommandLine } from './fast-path.js';
 
 class UsageError extends Error {}
 
@@ -46,7 +46,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 /**
  * The command, its settings and arguments, or the exit code when the command line was handled
- * (help, version) or refused. preflight's plain command lines skip yargs (issue 12: kubelet's
+ * (help, version) or refused. preflight's and check's plain command lines skip yargs (issue 12: kubelet's
  * start path); `fastPath: false` is for the test that both read them alike.
  */
 export async function parseCli(argv: readonly string[], io: CliIo, { fastPath = true } = {}): Promise<{ command: Command; settings: Settings; args: Record<string, unknown> } | { exitCode: number }> {
@@ -55,8 +55,8 @@ export async function parseCli(argv: readonly string[], io: CliIo, { fastPath = 
     io.stdout(`${VERSION}\n`);
     return { exitCode: 0 };
   }
-  const fast = fastPath ? preflightFastPath(argv) : undefined;
-  if (fast) return afterParsing(argv, fast, COMMANDS.find((c) => c.name === 'preflight')!, io);
+  const fast = fastPath ? plainCommandLine(argv) : undefined;
+  if (fast) return afterParsing(argv, fast.args, fast.spec, io);
   const { default: yargs } = await import('yargs');
   let chosen: { spec: CommandSpec; args: Record<string, unknown> } | undefined;
   const width = Math.max(60, Math.min(HELP_WIDTH, io.columns ?? HELP_WIDTH));

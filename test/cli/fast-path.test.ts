@@ -1,14 +1,15 @@
 /**
- * preflight's command line read without yargs (issue 12) must give what yargs gives: for every
- * command line the fast path accepts, the same command, settings and arguments, or the same usage
- * error. Command lines are drawn from preflight's own flags with awkward values, and words it
- * does not know, which it must leave to yargs.
+ * preflight's and check's command lines read without yargs (issue 12) must give what yargs gives:
+ * for every command line the fast path accepts, the same command, settings and arguments, or the
+ * same usage error. Command lines are drawn from each command's own flags with awkward values, and
+ * words it does not know, which it must leave to yargs.
  */
 import t from 'tap';
 import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { preflightFastPath } from '../../src/cli/preflight-fast-path.js';
+import { fastPath } from '../../src/cli/fast-path.js';
+import { COMMANDS, optionFor, optionsOf } from '../../src/cli/options.js';
 import { parseCli } from '../../src/cli/program.js';
 import type { CliIo } from '../../src/cli/io.js';
 
@@ -29,16 +30,23 @@ async function outcome(argv: readonly string[], configFile: string, fastPath: bo
 }
 
 const values = fc.constantFrom('', '/', '/tmp/x', 'a b', '1.28.7', 'v1.30.0', '1.28', 'upstream', 'openshift', 'json', 'text', 'yes', '0', '5', '2.5', '010', '1e3', '-1', '--root', '"q"', "'q'", 'x=y', '\u00e9', 'kubelet.service', 'true', 'false');
-const known = fc.constantFrom('root', 'unit', 'kubelet-version', 'kubelet-flavor', 'output', 'textfile-dir', 'config-file', 'timeout', 'journal', 'metrics', 'fallback', 'verbose', 'no-journal', 'no-metrics', 'no-fallback', 'no-verbose');
-const unknown = fc.constantFrom('listen', 'interval', 'ignore', 'color', 'no-color', 'textfileDir', 'Root', 'no-root', 'journals');
-const names = fc.oneof({ arbitrary: known, weight: 9 }, { arbitrary: unknown, weight: 1 });
-const word = fc.oneof(
-  { arbitrary: fc.tuple(names, values).map(([name, value]) => [`--${name}`, value]), weight: 4 },
-  { arbitrary: fc.tuple(names, values).map(([name, value]) => [`--${name}=${value}`]), weight: 4 },
-  { arbitrary: names.map((name) => [`--${name}`]), weight: 4 },
-  { arbitrary: fc.constantFrom(['-o', 'json'], ['--help'], ['--version'], ['--'], ['check'], ['-h'], ['x']), weight: 1 },
-);
-const commandLine = fc.array(word, { maxLength: 4 }).map((words) => ['preflight', ...words.flat()]);
+/** Each command's own option names, with --no- for its booleans, from the table yargs is built from. */
+function knownNames(command: string): string[] {
+  const spec = COMMANDS.find((c) => c.name === command)!;
+  return optionsOf(spec).flatMap((name) => (optionFor(spec, name).type === 'boolean' ? [name, `no-${name}`] : [name]));
+}
+const unknown = fc.constantFrom('listen', 'interval', 'ignore', 'color', 'no-color', 'textfileDir', 'Root', 'no-root', 'journals', 'textfile-dir', 'overlay');
+function commandLineOf(command: string) {
+  const names = fc.oneof({ arbitrary: fc.constantFrom(...knownNames(command)), weight: 9 }, { arbitrary: unknown, weight: 1 });
+  const word = fc.oneof(
+    { arbitrary: fc.tuple(names, values).map(([name, value]) => [`--${name}`, value]), weight: 4 },
+    { arbitrary: fc.tuple(names, values).map(([name, value]) => [`--${name}=${value}`]), weight: 4 },
+    { arbitrary: names.map((name) => [`--${name}`]), weight: 4 },
+    { arbitrary: fc.constantFrom(['-o', 'json'], ['--help'], ['--version'], ['--'], ['check'], ['-h'], ['x']), weight: 1 },
+  );
+  return fc.array(word, { maxLength: 4 }).map((words) => [command, ...words.flat()]);
+}
+const commandLine = fc.oneof(commandLineOf('preflight'), commandLineOf('check'));
 
 t.test('the fast path and yargs agree on every command line the fast path accepts', async (t) => {
   const configFile = join(t.testdir(), 'config.yaml');
@@ -46,7 +54,7 @@ t.test('the fast path and yargs agree on every command line the fast path accept
   let accepted = 0;
   await fc.assert(
     fc.asyncProperty(commandLine, async (argv) => {
-      if (preflightFastPath(argv) === undefined) return;
+      if (fastPath(argv) === undefined) return;
       accepted++;
       t.strictSame(await outcome(argv, configFile, true), await outcome(argv, configFile, false), argv.join(' '));
     }),
@@ -62,10 +70,15 @@ t.test('the forms kubelet\'s drop-ins and the bench use take the fast path; anyt
     ['preflight', '--no-metrics'],
     ['preflight', '--root', '/r', '--kubelet-version', '1.28.7', '--textfile-dir', '/d', '--no-journal'],
     ['preflight', '--timeout=5', '--output', 'json', '--kubelet-flavor=openshift'],
-  ]) t.ok(preflightFastPath(argv), argv.join(' '));
-  t.strictSame(preflightFastPath(['preflight', '--root', '/a', '--root=/b', '--journal', '--no-journal', '--timeout', '3']), { root: '/b', journal: false, timeout: 3 });
+      ['check', '--root', '/r', '--output', 'json'],
+    ['check', '--kubelet-version=1.30.2', '--no-verbose'],
+  ]) t.ok(fastPath(argv), argv.join(' '));
+  t.strictSame(fastPath(['preflight', '--root', '/a', '--root=/b', '--journal', '--no-journal', '--timeout', '3'])?.args, { root: '/b', journal: false, timeout: 3 });
   for (const argv of [
-    ['check'],
+    ['serve'],
+    ['--root', '/r'],
+    ['check', '--textfile-dir', '/d'],
+    ['check', '--overlay', '/o'],
     ['preflight', '--help'],
     ['preflight', '-o', 'json'],
     ['preflight', '--ignore', 'x'],
@@ -78,7 +91,7 @@ t.test('the forms kubelet\'s drop-ins and the bench use take the fast path; anyt
     ['preflight', '--journal=false'],
     ['preflight', '--', 'x'],
     ['preflight', 'extra'],
-  ]) t.equal(preflightFastPath(argv), undefined, argv.join(' '));
+  ]) t.equal(fastPath(argv), undefined, argv.join(' '));
 });
 
 t.test('--version alone is answered without yargs, with the line yargs prints', async (t) => {
