@@ -31,6 +31,18 @@ const shutdownSignal = new Promise<string>((resolve) => {
   }
 });
 
+/**
+ * A reader that goes away (`node-check -o json | head`) is not an error of node-check's: stop
+ * writing and exit with the command's answer, as a shell tool killed by SIGPIPE would stop,
+ * never with an unhandled 'error' event and its stack trace.
+ */
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit();
+  });
+}
+
 async function main(): Promise<void> {
   try {
     process.exitCode = await runCli(process.argv.slice(2), {
