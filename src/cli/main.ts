@@ -32,13 +32,15 @@ const shutdownSignal = new Promise<string>((resolve) => {
 });
 
 /**
- * A reader that goes away (`node-check -o json | head`) is not an error of node-check's: stop
- * writing and exit with the command's answer, as a shell tool killed by SIGPIPE would stop,
- * never with an unhandled 'error' event and its stack trace.
+ * A reader that goes away (`node-check -o json | head`) or a full disk under a redirect is not a
+ * reason for an unhandled 'error' event and its stack trace: stop writing and exit with the
+ * command's answer, saying so unless it is the reader that left (as a shell tool on SIGPIPE).
  */
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code !== 'EPIPE' && stream === process.stdout) {
+      process.stderr.write(`node-check: cannot write the output: ${error.code ?? error.message}\n`);
+    }
     process.exit();
   });
 }
