@@ -31,6 +31,20 @@ const shutdownSignal = new Promise<string>((resolve) => {
   }
 });
 
+/**
+ * A reader that goes away (`node-check -o json | head`) or a full disk under a redirect is not a
+ * reason for an unhandled 'error' event and its stack trace: stop writing and exit with the
+ * command's answer, saying so unless it is the reader that left (as a shell tool on SIGPIPE).
+ */
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && stream === process.stdout) {
+      process.stderr.write(`node-check: cannot write the output: ${error.code ?? error.message}\n`);
+    }
+    process.exit();
+  });
+}
+
 async function main(): Promise<void> {
   try {
     process.exitCode = await runCli(process.argv.slice(2), {

@@ -14,9 +14,8 @@ import { runPreflight } from './commands/preflight.js';
 import { runCompletion } from './commands/completion.js';
 import { VERSION } from '../version.js';
 import { COMMANDS, OPTIONS, optionFor, optionsOf, type CommandSpec, type OptionSpec } from './options.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, unknownIgnoreIds } from './suggest.js';
 import { allFindingKinds } from '../catalog/findings.js';
-import { unknownIgnoreIds } from '../evaluate/ignore.js';
 import { fastPath as plainCommandLine } from './fast-path.js';
 
 class UsageError extends Error {}

@@ -33,3 +33,8 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   if (close.length === 0) return '';
   return ` Did you mean ${close.length === 1 ? close[0] : `${close.slice(0, -1).join(', ')} or ${close[close.length - 1]}`}?`;
 }
+
+/** --ignore ids that are not finding ids, each with the close known ids ("did you mean"). */
+export function unknownIgnoreIds(ids: readonly string[], known: readonly string[]): { id: string; close: string[] }[] {
+  return ids.filter((id) => !known.includes(id)).map((id) => ({ id, close: closeMatches(id, known) }));
+}

@@ -7,7 +7,6 @@
  */
 import type { Finding } from '../model/findings.js';
 import type { Report } from '../model/report.js';
-import { closeMatches } from '../cli/suggest.js';
 
 export function applyIgnores(report: Report, ids: readonly string[]): Report {
   if (ids.length === 0) return report;
@@ -18,7 +17,3 @@ export function applyIgnores(report: Report, ids: readonly string[]): Report {
   return { ...report, findings, ignored: { ids: [...new Set(ids)], findings: findings.filter((f) => f.ignored).length, verdictIgnored } };
 }
 
-/** Ids that are not finding ids, each with the close known ids ("did you mean"). */
-export function unknownIgnoreIds(ids: readonly string[], known: readonly string[]): { id: string; close: string[] }[] {
-  return ids.filter((id) => !known.includes(id)).map((id) => ({ id, close: closeMatches(id, known) }));
-}

@@ -1,7 +1,8 @@
 /** The shipped bundle, as users and scripts run it: exit codes, JSON, usage errors, no stack traces. */
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, openSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brokenAcrNode, BIN_DIR } from '../helpers/node-root.js';
@@ -78,4 +79,22 @@ t.test('colour only on request or a terminal; the text report says what to do', 
   t.match(plain.stdout, /fix: /);
   const colour = nodeCheck(['--root', broken, '--kubelet-version', '1.28.7', '--color'], { NODE_CHECK_CONFIG: '' });
   t.match(colour.stdout, /\u001b\[31;1m/);
+});
+
+t.test('a reader that closes the pipe early, or a full disk: the answer as exit code, no stack trace', async (t) => {
+  const broken = brokenAcrNode(t.testdir());
+  const args = [bundle, 'check', '--root', broken, '--kubelet-version', '1.28.7', '-o', 'json'];
+  const env = { PATH: process.env.PATH ?? '', NODE_CHECK_CONFIG: '' };
+  // `node-check -o json | head`, with the reader gone before the report is written.
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [status] = (await once(child, 'close')) as [number];
+  t.equal(status, 1, "the command's own answer: will not start");
+  t.equal(stderr, '', 'nothing on stderr: the reader left, as with SIGPIPE');
+  // `node-check -o json > /dev/full`
+  const full = spawnSync(process.execPath, args, { env, encoding: 'utf8', stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'] });
+  t.equal(full.status, 1, "the command's own answer");
+  t.equal(full.stderr, 'node-check: cannot write the output: ENOSPC\n', 'one line, no stack trace');
 });

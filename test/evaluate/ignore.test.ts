@@ -1,6 +1,7 @@
 /** --ignore as a pure function of the report (src/evaluate/ignore.ts), and "did you mean" (src/cli/suggest.ts). */
 import t from 'tap';
-import { applyIgnores, unknownIgnoreIds } from '../../src/evaluate/ignore.js';
+import { applyIgnores } from '../../src/evaluate/ignore.js';
+import { unknownIgnoreIds } from '../../src/cli/suggest.js';
 import { exitCodeFor, type Report } from '../../src/model/report.js';
 import type { Finding } from '../../src/model/findings.js';
 import { closeMatches, didYouMean } from '../../src/cli/suggest.js';

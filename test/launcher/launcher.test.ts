@@ -6,6 +6,7 @@
  */
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
+import { withoutCoverage } from '../harness/no-coverage.js';
 import { chmodSync, copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +28,7 @@ t.test('--version is answered by the launcher, the same line as the bundle print
   const viaLauncher = run(launcher, ['--version']);
   t.equal(viaLauncher.status, 0);
   t.equal(viaLauncher.stdout, `${version}\n`);
-  const viaBundle = spawnSync(process.execPath, [join(dist, 'node-check.bundle.cjs'), '--version'], { encoding: 'utf8' });
+  const viaBundle = spawnSync(...withoutCoverage(process.execPath, [join(dist, 'node-check.bundle.cjs'), '--version']), { encoding: 'utf8' });
   t.equal(viaBundle.stdout, viaLauncher.stdout);
 });
 

@@ -4,6 +4,7 @@
 // list of inputs; the package listing itself against a made-up node_modules.
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
+import { withoutCoverage } from '../harness/no-coverage.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { join } from 'node:path';
@@ -59,10 +60,9 @@ t.test('a crash: one line normally; under node --enable-source-maps, the stack i
   const dir = t.testdir({
     'bug.cjs': "const write = process.stdout.write; let first = true;\nprocess.stdout.write = function (...args) { if (first) { first = false; throw new TypeError('stand-in bug'); } return write.apply(this, args); };\n",
   });
-  // tap adds its coverage hook to every child's NODE_OPTIONS, and that hook turns source maps on:
-  // `env -u` keeps it from node-check's process.
+  // tap adds its coverage hook to every child's NODE_OPTIONS, and that hook turns source maps on.
   const crash = (flags: readonly string[]) =>
-    spawnSync('env', ['-u', 'NODE_OPTIONS', process.execPath, ...flags, '-r', join(dir, 'bug.cjs'), BUNDLE, 'explain', 'cannot-decide'], { encoding: 'utf8', timeout: 30_000 });
+    spawnSync(...withoutCoverage(process.execPath, [...flags, '-r', join(dir, 'bug.cjs'), BUNDLE, 'explain', 'cannot-decide']), { encoding: 'utf8', timeout: 30_000 });
   const plain = crash([]);
   t.equal(plain.status, 70, 'internal error');
   t.equal(plain.stderr, 'node-check: internal error: stand-in bug\n', 'one line, no stack');

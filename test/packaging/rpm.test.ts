@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireTools } from '../harness/tools.js';
+import { withoutCoverage } from '../harness/no-coverage.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BUNDLE = join(REPO, 'dist/node-check.cjs');
@@ -370,8 +371,8 @@ t.test('installed, upgraded and erased in a scratch root: paths, modes, scriptle
   const licences = run('find', [at('usr/share/licenses'), '-type', 'f']).stdout.split('\n').filter(Boolean).map((p) => p.split('/').pop()).sort();
   t.same(licences, ['LICENSE', 'THIRD_PARTY_LICENSES'], 'licence files on disk');
   // The installed command runs (the launcher, from its link), and the bundle runs with its source map.
-  t.equal(run(process.execPath, [at('usr/bin/node-check'), '--version']).stdout.trim(), VERSION, 'installed node-check --version');
-  t.equal(run(process.execPath, ['--enable-source-maps', at('usr/lib/node-check/node-check.bundle.cjs'), '--version']).stdout.trim(), VERSION, 'the bundle under --enable-source-maps');
+  t.equal(run(...withoutCoverage(process.execPath, [at('usr/bin/node-check'), '--version'])).stdout.trim(), VERSION, 'installed node-check --version');
+  t.equal(run(...withoutCoverage(process.execPath, ['--enable-source-maps', at('usr/lib/node-check/node-check.bundle.cjs'), '--version'])).stdout.trim(), VERSION, 'the bundle under --enable-source-maps');
   // Outside a real /usr the launcher keeps its code cache beside the bundle: not the package's, so gone.
   for (const name of readdirSync(at('usr/lib/node-check'))) if (name.endsWith('.v8cache')) rmSync(at(`usr/lib/node-check/${name}`));
 
