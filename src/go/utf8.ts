@@ -69,5 +69,14 @@ export function goBytesToString(bytes: Uint8Array): string {
 
 /** Go's string comparison (byte order of UTF-8), for sort.Strings and map-key ordering. */
 export function compareGoStrings(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  // Below the surrogates, UTF-16 code units order as their UTF-8 bytes do: sorting a large
+  // config's keys need not encode both strings at every comparison (issue 12).
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x >= 0xd800 || y >= 0xd800) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
