@@ -47,8 +47,9 @@ const MAX_KEY = 256;
 const OUTSIDE = Symbol('outside the plain subset');
 
 const EMPTY: PlainScalar = { t: 'scalar', text: '', quoted: false };
-/** A character that may begin a plain scalar here: never an indicator. */
-const PLAIN_START = /[A-Za-z0-9_./~$(=+<^;\\]|-[^ ]/y;
+/** Characters that may begin a plain scalar here (never an indicator), and "-" when a non-space follows. */
+const PLAIN_FIRST = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./~$(=+<^;\\') PLAIN_FIRST[c.charCodeAt(0)] = 1;
 /** A plain scalar inside a flow sequence: no flow indicators, no ':' or '#', no quotes. */
 const FLOW_PLAIN = /(?:[A-Za-z0-9_./~$(=+<^;\\]|-[A-Za-z0-9.-])[^,[\]{}#:'"]*/y;
 const OUTSIDE_CHARACTERS = /[^\n\x20-\x7e]/;
@@ -129,13 +130,17 @@ class PlainParser {
     return at === indent;
   }
 
-  private mapping(indent: number, depth: number): PlainNode {
+  /** `first`: the first row's key, when the caller has read it. */
+  private mapping(indent: number, depth: number, first?: Key): PlainNode {
     const pairs: PlainPair[] = [];
+    let key = first;
     do {
-      if (this.isEntry(this.row)) outside(); // "- " at a mapping's column, not after a key
       const line = this.lines[this.row]!;
-      const key = keyAt(line, indent);
-      if (!key) outside();
+      if (!key) {
+        if (this.isEntry(this.row)) outside(); // "- " at a mapping's column, not after a key
+        key = keyAt(line, indent);
+        if (!key) outside();
+      }
       const at = skipSpaces(line, key.end + 1);
       this.row++;
       let value: PlainNode;
@@ -144,12 +149,14 @@ class PlainParser {
       else if (this.row < this.lines.length && this.indents[this.row] === indent && this.isEntry(this.row)) value = this.sequence(indent, depth + 1);
       else value = EMPTY;
       pairs.push({ key: key.scalar, value });
+      key = undefined;
     } while (this.next(indent) && !this.isEntry(this.row));
     return { t: 'map', pairs };
   }
 
   private sequence(indent: number, depth: number): PlainNode {
     const items: PlainNode[] = [];
+    let key: Key | undefined;
     do {
       const line = this.lines[this.row]!;
       const at = skipSpaces(line, indent + 1);
@@ -158,9 +165,9 @@ class PlainParser {
         items.push(this.row < this.lines.length && this.indents[this.row]! > indent ? this.block(this.indents[this.row]!, depth + 1) : EMPTY);
       } else if (at > MAX_COLUMN || (line.charCodeAt(at) === 0x2d /* - */ && (at + 1 === line.length || line.charCodeAt(at + 1) === 0x20))) {
         outside(); // "- - x"
-      } else if (keyAt(line, at)) {
+      } else if ((key = keyAt(line, at))) {
         this.indents[this.row] = at; // "- key: value": a mapping whose keys are at this column
-        items.push(this.mapping(at, depth + 1));
+        items.push(this.mapping(at, depth + 1, key));
       } else {
         items.push(inlineValue(line, at, depth + 1));
         this.row++;
@@ -170,16 +177,28 @@ class PlainParser {
   }
 }
 
+function plainStart(line: string, at: number): boolean {
+  const c = line.charCodeAt(at);
+  if (c === 0x2d /* - */) return at + 1 < line.length && line.charCodeAt(at + 1) !== 0x20;
+  return PLAIN_FIRST[c] === 1;
+}
+
 function skipSpaces(line: string, at: number): number {
   while (line.charCodeAt(at) === 0x20) at++;
   return at;
 }
 
+interface Key {
+  readonly scalar: PlainScalar;
+  /** The offset of its ':'. */
+  readonly end: number;
+}
+
 /**
- * The key of "key: value" or "key:" at `at`, with the offset of its ':'; undefined when the text
- * there is not a key (a scalar, or anything outside the subset: the caller decides).
+ * The key of "key: value" or "key:" at `at`; undefined when the text there is not a key (a
+ * scalar, or anything outside the subset: the caller decides).
  */
-function keyAt(line: string, at: number): { scalar: PlainScalar; end: number } | undefined {
+function keyAt(line: string, at: number): Key | undefined {
   const c = line.charCodeAt(at);
   let scalar: PlainScalar;
   let end: number;
@@ -194,8 +213,7 @@ function keyAt(line: string, at: number): { scalar: PlainScalar; end: number } |
     if (end === -1) return undefined;
     const comment = line.indexOf(' #', at);
     if (comment !== -1 && comment < end) return undefined;
-    PLAIN_START.lastIndex = at;
-    if (!PLAIN_START.test(line) || line.charCodeAt(end - 1) === 0x20) outside();
+    if (!plainStart(line, at) || line.charCodeAt(end - 1) === 0x20) outside();
     scalar = { t: 'scalar', text: line.slice(at, end), quoted: false };
   }
   if (scalar.text.length > MAX_KEY || scalar.text === '' || scalar.text === '<<') outside();
@@ -221,8 +239,7 @@ function inlineValue(line: string, at: number, depth: number): PlainNode {
     endOfLine(line, close + 1);
     return { t: 'map', pairs: [] };
   }
-  PLAIN_START.lastIndex = at;
-  if (!PLAIN_START.test(line)) outside();
+  if (!plainStart(line, at)) outside();
   const comment = line.indexOf(' #', at);
   const text = line.slice(at, comment === -1 ? line.length : comment).trimEnd();
   if (text.includes(': ') || text.endsWith(':')) outside();

@@ -104,7 +104,7 @@ export function fullYamlToGoJson(data: Uint8Array, options: YamlToJsonOptions): 
 /** The fast path alone: undefined when `data` is outside the plain subset (go-yaml-plain.ts). */
 export function plainYamlToGoJson(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult | undefined {
   const root = parsePlainYaml(data);
-  const value = root && fromPlain(root);
+  const value = root && fromPlain(root, new Map(), new Map());
   if (!value) return undefined;
   try {
     return { ok: true, value: toJson(value, options), strictDuplicateLines: [], duplicatePaths: [] };
@@ -126,15 +126,21 @@ function failureOf(e: unknown): YamlToJsonFailure {
  * The plain subset's tree as the Decoder below makes it from the `yaml` package's (the same
  * resolution, the same map-key identity); undefined on a repeated key, which the full path words.
  */
-function fromPlain(node: PlainNode): YamlValue | undefined {
+function fromPlain(node: PlainNode, plain: Map<string, YamlValue>, quoted: Map<string, YamlValue>): YamlValue | undefined {
   switch (node.t) {
-    case 'scalar':
-      // Decoder.scalar without a tag: quoted scalars are strings, plain ones are resolved.
-      return node.quoted ? { t: 'string', v: node.text } : resolve('', node.text);
+    case 'scalar': {
+      // Decoder.scalar without a tag: quoted scalars are strings, plain ones are resolved. Values
+      // are never mutated: one per text serves every repeat (1,000 providers, the same keys).
+      const known = (node.quoted ? quoted : plain).get(node.text);
+      if (known) return known;
+      const value: YamlValue = node.quoted ? { t: 'string', v: node.text } : resolve('', node.text);
+      (node.quoted ? quoted : plain).set(node.text, value);
+      return value;
+    }
     case 'seq': {
       const items: YamlValue[] = [];
       for (const item of node.items) {
-        const value = fromPlain(item);
+        const value = fromPlain(item, plain, quoted);
         if (!value) return undefined;
         items.push(value);
       }
@@ -143,8 +149,8 @@ function fromPlain(node: PlainNode): YamlValue | undefined {
     case 'map': {
       const entries = new Map<string, { key: YamlValue; value: YamlValue }>();
       for (const pair of node.pairs) {
-        const key = fromPlain(pair.key)!;
-        const value = fromPlain(pair.value);
+        const key = fromPlain(pair.key, plain, quoted)!;
+        const value = fromPlain(pair.value, plain, quoted);
         const identity = keyIdentity(key);
         if (!value || entries.has(identity)) return undefined;
         entries.set(identity, { key, value });
