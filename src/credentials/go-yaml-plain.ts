@@ -112,7 +112,6 @@ class PlainParser {
 
   /** The mapping or sequence whose first row (the current one) starts at `indent`. */
   block(indent: number, depth: number): PlainNode {
-    if (depth > MAX_DEPTH) outside();
     return this.isEntry(this.row) ? this.sequence(indent, depth) : this.mapping(indent, depth);
   }
 
@@ -132,6 +131,7 @@ class PlainParser {
 
   /** `first`: the first row's key, when the caller has read it. */
   private mapping(indent: number, depth: number, first?: Key): PlainNode {
+    if (depth > MAX_DEPTH) outside();
     const pairs: PlainPair[] = [];
     let key = first;
     do {
@@ -155,6 +155,7 @@ class PlainParser {
   }
 
   private sequence(indent: number, depth: number): PlainNode {
+    if (depth > MAX_DEPTH) outside();
     const items: PlainNode[] = [];
     let key: Key | undefined;
     do {

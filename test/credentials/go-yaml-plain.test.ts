@@ -96,6 +96,7 @@ t.test('anything outside the subset is left to the full path', async (t) => {
     `${'k'.repeat(300)}: 1\n`,
     Array.from({ length: 40 }, (_, i) => `${' '.repeat(i * 2)}k${i}:`).join('\n') + ' 1\n',
     Array.from({ length: 40 }, (_, i) => `${' '.repeat(i * 2)}-`).join('\n') + ' 1\n',
+    Array.from({ length: 40 }, (_, i) => `${' '.repeat(i * 2)}- k${i}:`).join('\n') + '\n', // "- key:" and its sequence at one column
   ];
   for (const text of outside) {
     t.notOk(taken(text), JSON.stringify(text));
