@@ -18,6 +18,10 @@ export function isGoPrint(rune: number): boolean {
   // Every other ASCII rune is a letter, digit, punctuation or symbol: no need to compile the
   // Unicode-property pattern, which costs ~15 M instructions at its first use (issue 12).
   if (rune < 0x7f) return true;
+  // Latin-1 and General Punctuation (node-check's own "…" among them) without the pattern either:
+  // Go's isPrint16 ranges there, 0x00a1-0x0377 (but 0x00ad), 0x2010-0x2027 and 0x2030-0x205e.
+  if (rune >= 0xa1 && rune <= 0xff) return rune !== 0xad;
+  if ((rune >= 0x2010 && rune <= 0x2027) || (rune >= 0x2030 && rune <= 0x205e)) return true;
   printable ??= new RegExp('^[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}]$', 'u');
   return printable.test(String.fromCodePoint(rune));
 }
