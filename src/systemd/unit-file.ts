@@ -48,6 +48,7 @@ const UTF8_BOM = '\xef\xbb\xbf';
 const WHITESPACE = ' \t\n\r';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const ASCII = /^[\x00-\x7f]*$/;
+const LINE_END = /\r\n|\n\r|\n|\r/;
 
 export function parseUnitFile(content: Uint8Array | string, file: string, dialect: UnitFileDialect = MODERN_UNIT_FILE_DIALECT): ParsedUnitFile {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
@@ -164,21 +165,9 @@ function fatal(file: string, line: number, message: string): ParsedUnitFile {
 
 /** read_line's line ends: "\n", "\r", "\r\n" or "\n\r" (one of each kind per end). */
 export function splitLines(text: string): string[] {
-  const lines: string[] = [];
-  let start = 0;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-    if (c !== '\n' && c !== '\r') {
-      i++;
-      continue;
-    }
-    lines.push(text.slice(start, i));
-    const next = text[i + 1];
-    i += (next === '\n' || next === '\r') && next !== c ? 2 : 1;
-    start = i;
-  }
-  if (start < text.length) lines.push(text.slice(start));
+  // Native split (a character loop was a third of a unit file's parse); no line after the last end.
+  const lines = text.split(LINE_END);
+  if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }
 
