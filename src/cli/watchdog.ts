@@ -12,12 +12,8 @@
  * and its memory is its own. It checks, before killing, that node-check is still its parent, so
  * a recycled pid is never hit; it is killed when node-check disarms it or exits.
  */
-import type { ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { killAtExit } from '../host/exit-cleanup.js';
-
-// Loaded by the commands that arm a watchdog only: node:child_process takes milliseconds to load.
-const lazyRequire = createRequire(import.meta.url);
+import { spawnDetached, type DetachedChild } from '../host/spawn-detached.js';
 
 /** sleep; then, only if our parent is still the node-check that started us, say why and SIGKILL it. */
 // Only the shell holds node-check's stderr (the journal stream under systemd), never the sleep,
@@ -33,26 +29,18 @@ export interface Watchdog {
 }
 
 export function armWatchdog(ms: number, message: string): Watchdog {
-  let child: ChildProcess | undefined;
-  let forget: () => void = () => undefined;
-  try {
-    const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
-    child = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'node-check-watchdog', (Math.max(0, ms) / 1000).toFixed(3)], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      // Its own process group: disarming kills the sleep too, not only the shell.
-      detached: true,
-      env: { PATH: '/usr/bin:/bin', NODE_CHECK_WATCHDOG_MESSAGE: message },
-    });
-    child.unref();
-    child.on('error', () => undefined);
-    forget = killAtExit(child.pid === undefined ? undefined : -child.pid);
-  } catch {
-    // No process could be started (resource limits): the budget is then only as hard as the input bounds make it.
-  }
+  // No child (resource limits): the budget is then only as hard as the input bounds make it.
+  const child: DetachedChild | undefined = spawnDetached({
+    file: '/bin/sh',
+    argv: ['/bin/sh', '-c', WATCHDOG_SCRIPT, 'node-check-watchdog', (Math.max(0, ms) / 1000).toFixed(3)],
+    env: { PATH: '/usr/bin:/bin', NODE_CHECK_WATCHDOG_MESSAGE: message },
+  });
+  const forget = killAtExit(child === undefined ? undefined : -child.pid);
   return {
     disarm: () => {
       forget();
-      if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      // Its own process group: disarming kills the sleep too, not only the shell.
+      if (child !== undefined && !child.exited()) {
         try {
           process.kill(-child.pid, 'SIGKILL');
         } catch {

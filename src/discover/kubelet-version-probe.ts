@@ -7,12 +7,9 @@
  * that inherited stdout would otherwise hold it open).
  */
 import type { spawn as spawnType } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { parseKubeletVersion } from '../kubelet/version.js';
+import { lazyBuiltin } from '../host/builtins.js';
 
-// node:child_process (with net, dgram and streams) takes milliseconds to load: only a check of the
-// live root that has to ask kubelet needs it (issue 12).
-const lazyRequire = createRequire(import.meta.url);
 
 /** After kubelet exits, how long its output may still trickle in before the pipes are dropped. */
 const DRAIN_MS = 100;
@@ -54,7 +51,8 @@ export function probeKubeletVersion(kubeletPath: string, timeoutMs: number): Pro
       finish({ ok: false, problem: `${kubeletPath} --version failed: ${(stderr || stdout || `exit status ${exitCode}`).trim().split('\n')[0]}` });
     };
     try {
-      const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
+      // node:child_process: only a check of the live root that has to ask kubelet needs it (issue 12).
+      const { spawn } = lazyBuiltin('node:child_process');
       child = spawn(kubeletPath, ['--version'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { LC_ALL: 'C' } });
     } catch (error) {
       resolve({ ok: false, problem: `${kubeletPath} --version failed: ${(error as Error).message}` });

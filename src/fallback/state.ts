@@ -6,11 +6,11 @@
  * Reading tolerates anything: a missing, unreadable or garbled record is "no state" with a problem
  * that says so; a drop-in left without a record is still reported (and can be reverted).
  */
-import { createRequire } from 'node:module';
 import type { RootFs } from '../host/root-fs.js';
 import type { FallbackStatus } from '../model/report.js';
 import { parseUnitName } from '../systemd/unit-name.js';
 import { dropInPath, FALLBACK_STATE_PATH, filteredConfigPath } from './paths.js';
+import { lazyBuiltin } from '../host/builtins.js';
 
 export interface FallbackState {
   /** ISO 8601: when the fallback was first applied (kept while it is re-planned). */
@@ -97,12 +97,11 @@ export function parseFallbackState(text: string, path = FALLBACK_STATE_PATH): { 
   };
 }
 
-// node:crypto takes milliseconds to load, and only a recorded fallback needs a digest (issue 12).
-const lazyRequire = createRequire(import.meta.url);
 
 /** A digest of file contents, independent of order. */
 export function fallbackDigest(files: readonly { readonly path: string; readonly content: string }[]): string {
-  const { createHash } = lazyRequire('node:crypto') as typeof import('node:crypto');
+  // node:crypto: only a recorded fallback needs a digest (issue 12).
+  const { createHash } = lazyBuiltin('node:crypto');
   const hash = createHash('sha256');
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
     hash.update(file.path).update('\0').update(file.content).update('\0');

@@ -26,11 +26,35 @@ const MAX_NESTING_DEPTH = 10000;
 
 /** checkValid: undefined when data is one valid JSON value, else Go's SyntaxError text. */
 export function goJsonCheckValid(data: Uint8Array): string | undefined {
+  return surelyValid(data) ? undefined : scanJsonSyntax(data);
+}
+
+/** checkValid by encoding/json's scanner alone (goJsonCheckValid skips it for what JSON.parse accepts). */
+export function scanJsonSyntax(data: Uint8Array): string | undefined {
   const s = new Scanner();
   for (const c of data) {
     if (s.step(c) === ScanError) return s.err;
   }
   return s.eof() === ScanError ? s.err : undefined;
+}
+
+/**
+ * JSON.parse accepts exactly RFC 8259's grammar, as encoding/json's scanner does, and is native:
+ * ~1 ms less per kubelet config on kubelet's start path (issue 12). What it accepts, Go accepts,
+ * except nesting deeper than Go's limit (ruled out by counting openers); invalid UTF-8 inside a
+ * string is accepted by both, and outside one by neither. Anything else takes the scanner, for
+ * Go's exact error.
+ */
+function surelyValid(data: Uint8Array): boolean {
+  let openers = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] === 0x5b || data[i] === 0x7b) openers++;
+  if (openers > MAX_NESTING_DEPTH) return false;
+  try {
+    JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const ScanContinue = 0;

@@ -8,8 +8,9 @@ const LOWER_HEX = '0123456789abcdef';
 
 // Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 // Node's Unicode tables may be a version apart from Go's; that only matters for code points
-// assigned in between.
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+// assigned in between. Made at the first non-ASCII rune: even creating the pattern costs ~0.4 ms
+// (its Unicode sets), at every start, for what most nodes never need (issue 12).
+let printable: RegExp | undefined;
 
 export function isGoPrint(rune: number): boolean {
   if (rune === 0x20) return true;
@@ -17,7 +18,12 @@ export function isGoPrint(rune: number): boolean {
   // Every other ASCII rune is a letter, digit, punctuation or symbol: no need to compile the
   // Unicode-property pattern, which costs ~15 M instructions at its first use (issue 12).
   if (rune < 0x7f) return true;
-  return PRINTABLE.test(String.fromCodePoint(rune));
+  // Latin-1 and General Punctuation (node-check's own "…" among them) without the pattern either:
+  // Go's isPrint16 ranges there, 0x00a1-0x0377 (but 0x00ad), 0x2010-0x2027 and 0x2030-0x205e.
+  if (rune >= 0xa1 && rune <= 0xff) return rune !== 0xad;
+  if ((rune >= 0x2010 && rune <= 0x2027) || (rune >= 0x2030 && rune <= 0x205e)) return true;
+  printable ??= new RegExp('^[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}]$', 'u');
+  return printable.test(String.fromCodePoint(rune));
 }
 
 /** strconv.Quote: a double-quoted Go string literal. Invalid UTF-8 bytes become \xNN. */

@@ -6,11 +6,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createRequire } from 'node:module';
 import { removeAtExit } from './exit-cleanup.js';
 import { killPoint } from './kill-points.js';
+import { lazyBuiltin } from './builtins.js';
 
-const lazyRequire = createRequire(import.meta.url);
 
 /**
  * Random bytes as hex, from /dev/urandom: loading node:crypto for six bytes took milliseconds of
@@ -26,7 +25,7 @@ function randomHex(bytes: number): string {
       fs.closeSync(fd);
     }
   } catch {
-    (lazyRequire('node:crypto') as typeof import('node:crypto')).randomFillSync(buffer);
+    lazyBuiltin('node:crypto').randomFillSync(buffer);
   }
   return buffer.toString('hex');
 }

@@ -15,9 +15,9 @@
  * ExecStartPre both run before every kubelet start, and `journalctl -u kubelet` must still show
  * kubelet's copy.
  */
-import { createRequire } from 'node:module';
 import { sanitizeJournalValue, MAX_MESSAGE_LENGTH } from './journal-value.js';
 import { journalField, type JournalEntry, type JournalFieldName } from './journal-entry.js';
+import { lazyBuiltin } from '../host/builtins.js';
 
 export const REPEAT_STATE_VERSION = 1;
 /** A reminder at least this often while a finding persists. */
@@ -73,12 +73,11 @@ export interface RepeatInput {
 /** Fields that differ between runs without the entry saying anything new. */
 const NOT_FINGERPRINTED: ReadonlySet<JournalFieldName> = new Set<JournalFieldName>(['SYSLOG_PID', 'NODE_CHECK_REPEAT_COUNT']);
 
-// node:crypto takes milliseconds to load: only preflight runs that write the journal need it (issue 12).
-const lazyRequire = createRequire(import.meta.url);
 
 export function entryFingerprint(entry: JournalEntry): string {
   const fields = entry.fields.filter(([name]) => !NOT_FINGERPRINTED.has(name));
-  const { createHash } = lazyRequire('node:crypto') as typeof import('node:crypto');
+  // node:crypto: only preflight runs that write the journal need it (issue 12).
+  const { createHash } = lazyBuiltin('node:crypto');
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 32);
 }
 

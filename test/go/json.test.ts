@@ -1,5 +1,5 @@
 import t from 'tap';
-import { goJsonCheckValid, goJsonFoldKey, goJsonMarshalString, parseGoJson } from '../../src/go/json.js';
+import { goJsonCheckValid, goJsonFoldKey, goJsonMarshalString, parseGoJson, scanJsonSyntax } from '../../src/go/json.js';
 
 const check = (s: string | Buffer) => goJsonCheckValid(typeof s === 'string' ? Buffer.from(s) : s);
 
@@ -56,4 +56,17 @@ t.test('key folding matches encoding/json (ASCII, Kelvin sign, long s)', async (
   t.equal(goJsonFoldKey('\u212aind'), 'KIND');
   t.equal(goJsonFoldKey('apiVer\u017fion'), 'APIVERSION');
   t.not(goJsonFoldKey('kïnd'), 'KIND');
+});
+
+t.test('the JSON.parse shortcut and the scanner agree where they could differ (issue 12)', async (t) => {
+  const cases: [string, Uint8Array][] = [
+    ['invalid UTF-8 inside a string', Buffer.from([0x22, 0xff, 0xfe, 0x22])],
+    ['invalid UTF-8 outside a string', Buffer.from([0x5b, 0xff, 0x5d])],
+    ['10000 levels (Go\'s limit)', Buffer.from('['.repeat(10000) + ']'.repeat(10000))],
+    ['10001 levels', Buffer.from('['.repeat(10001) + ']'.repeat(10001))],
+    ['a byte-order mark', Buffer.from('\ufeff{}')],
+  ];
+  for (const [name, bytes] of cases) t.equal(goJsonCheckValid(bytes), scanJsonSyntax(bytes), name);
+  t.match(goJsonCheckValid(Buffer.from('['.repeat(10001) + ']'.repeat(10001))), /exceeded max depth/, 'Go refuses what JSON.parse accepts');
+  t.equal(goJsonCheckValid(Buffer.from([0x22, 0xff, 0x22])), undefined);
 });

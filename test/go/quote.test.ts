@@ -38,3 +38,15 @@ t.test('isGoPrint: its ASCII shortcut agrees with the Unicode categories for eve
     t.equal(isGoPrint(rune), rune === 0x20 || categories.test(String.fromCharCode(rune)), `U+${rune.toString(16)}`);
   }
 });
+
+t.test('isGoPrint: the ranges answered without the Unicode pattern agree with it (issue 12)', async (t) => {
+  const pattern = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+  const wrong: string[] = [];
+  for (const [from, to] of [[0x80, 0x100], [0x2000, 0x2070]] as const) {
+    for (let rune = from; rune < to; rune++) {
+      if (isGoPrint(rune) !== pattern.test(String.fromCodePoint(rune))) wrong.push(rune.toString(16));
+    }
+  }
+  t.same(wrong, []);
+  t.equal(goQuote('plugin.go:…'), '"plugin.go:…"');
+});

@@ -15,7 +15,7 @@ import { expandArgv } from '../../src/systemd/env-expand.js';
 import { parseKubeletFlags, scanKubeletArgs } from '../../src/kubelet/flags.js';
 import { yamlToGoJson } from '../../src/credentials/go-yaml.js';
 import { providerEntriesIn } from '../../src/credentials/provider-names.js';
-import { goJsonCheckValid, parseGoJson } from '../../src/go/json.js';
+import { goJsonCheckValid, parseGoJson, scanJsonSyntax } from '../../src/go/json.js';
 import { parseGoDuration } from '../../src/go/duration.js';
 import { parseGoUrl } from '../../src/go/url.js';
 import { yamlNestingBound } from '../../src/limits/nesting.js';
@@ -100,6 +100,12 @@ property(t, 'Go JSON', fc.oneof(textOf('[]{}:,"\\ tfnrue0123456789.eE+-', 200), 
   if (error === undefined) return same(parseGoJson(bytes), parseGoJson(bytes));
   return typeof error === 'string';
 }, ['[', '{"a":', '"\\u', '1e999999']);
+
+// goJsonCheckValid accepts what JSON.parse accepts without running Go's scanner (issue 12): the two must agree.
+property(t, 'Go JSON: the JSON.parse shortcut agrees with encoding/json\'s scanner', fc.oneof(textOf('[]{}:,"\\ tfnrue0123456789.eE+-/bu', 200), fc.json(), fc.json().map((j) => `\ufeff${j}`), fc.json().map((j) => `${j} x`)), (text) => {
+  const bytes = Buffer.from(text, 'utf8');
+  return goJsonCheckValid(bytes) === scanJsonSyntax(bytes);
+}, ['01', '-', '1.', '.5', '"\\x"', '"\t"', '[1,]', '{"a":1,}', '\u2028', '" \u2028 "', '"\\ud800"', 'nul', '1 2', '[]]', '\ufeff{}', '{} ', '\t\n\r 0', '"\u0000"', '1E+2', '-0.0e-0']);
 
 property(t, 'Go durations', textOf('0123456789.+-nsuµμmh', 40), (text) => {
   const a = parseGoDuration(text);

@@ -1,4 +1,5 @@
 import t from 'tap';
+import fc from 'fast-check';
 import { LEGACY_UNIT_FILE_DIALECT, LONG_LINE_MAX, parseUnitFile, splitLines } from '../../src/systemd/unit-file.js';
 
 const F = '/etc/systemd/system/kubelet.service';
@@ -69,6 +70,31 @@ t.test('CRLF, CR and LF all end lines', async (t) => {
     ['Service', 'C', '3', 4],
   ]);
   t.same(splitLines('a\n\nb\r\n\r\nc'), ['a', '', 'b', '', 'c']);
+});
+
+/** read_line as systemd scans it, character by character: the reference for splitLines. */
+function readLines(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c !== '\n' && c !== '\r') {
+      i++;
+      continue;
+    }
+    lines.push(text.slice(start, i));
+    const next = text[i + 1];
+    i += (next === '\n' || next === '\r') && next !== c ? 2 : 1;
+    start = i;
+  }
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
+}
+
+t.test('splitLines ends lines exactly as read_line does, for any mix of line ends', async (t) => {
+  for (const text of ['', '\n', '\r', 'a', 'a\n', '\n\r\n', '\r\n\r', 'a\n\r\r\nb', '\n\n\r\r']) t.same(splitLines(text), readLines(text), JSON.stringify(text));
+  t.doesNotThrow(() => fc.assert(fc.property(fc.string({ unit: fc.constantFrom('\n', '\r', 'a', ' '), maxLength: 40 }), (text) => JSON.stringify(splitLines(text)) === JSON.stringify(readLines(text))), { numRuns: 2000 }));
 });
 
 t.test('a UTF-8 byte order mark at the start is ignored', async (t) => {

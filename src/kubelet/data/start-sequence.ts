@@ -225,18 +225,18 @@ function sequenceFor(minor: number): StartSequence {
   };
 }
 
-export const START_SEQUENCES: Readonly<Record<number, StartSequence>> = Object.freeze(
-  Object.fromEntries(
-    Array.from({ length: START_SEQUENCE_MINORS.newest - START_SEQUENCE_MINORS.oldest + 1 }, (_, i) => {
-      const minor = START_SEQUENCE_MINORS.oldest + i;
-      return [minor, sequenceFor(minor)];
-    }),
-  ),
-);
+// Built per minor when first asked for: preflight needs one of the thirteen (issue 12).
+const sequences = new Map<number, StartSequence>();
 
 /** The start sequence of one minor; undefined outside 1.24..1.36 (never the neighbour's). */
 export function startSequence(minor: number): StartSequence | undefined {
-  return Object.hasOwn(START_SEQUENCES, minor) ? START_SEQUENCES[minor] : undefined;
+  if (!Number.isInteger(minor) || minor < START_SEQUENCE_MINORS.oldest || minor > START_SEQUENCE_MINORS.newest) return undefined;
+  let sequence = sequences.get(minor);
+  if (sequence === undefined) {
+    sequence = sequenceFor(minor);
+    sequences.set(minor, sequence);
+  }
+  return sequence;
 }
 
 /** Ordered step ids; undefined outside the modelled minors. */

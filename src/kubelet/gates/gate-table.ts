@@ -35,8 +35,15 @@ export function gatesFor(minor: number): ReadonlyMap<string, GateSpec> | undefin
   const deps = GATE_DEPENDENCIES[minor] ?? (minor > 35 ? GATE_DEPENDENCIES[35] : undefined);
   const map = new Map<string, GateSpec>();
   for (const special of SPECIAL_GATES) map.set(special, { default: false, preRelease: 'Alpha', lockToDefault: false, verified: true });
-  for (const [name, history] of Object.entries(GATE_HISTORY)) {
-    const row = history.rows.find(([from, to]) => from <= minor && minor <= to);
+  for (const name in GATE_HISTORY) {
+    // A plain loop: this runs for every gate of every minor `check` evaluates (issue 12).
+    let row: (typeof GATE_HISTORY)[string]['rows'][number] | undefined;
+    for (const candidate of GATE_HISTORY[name]!.rows) {
+      if (candidate[0] <= minor && minor <= candidate[1]) {
+        row = candidate;
+        break;
+      }
+    }
     if (!row) continue;
     const [, , def, stage, locked, verified] = row;
     const known = def !== -1 && stage !== '?';
