@@ -125,7 +125,8 @@ function writeCache(data) {
 for (const name of ['node:process', 'node:path/posix', 'node:net']) require(name);
 v8.setFlagsFromString('--no-opt --semi-space-growth-factor=1');
 const cachedData = readCache();
-const script = new vm.Script(Module.wrap(fs.readFileSync(bundle, 'utf8')), { filename: bundle, cachedData });
+// The bundle is already wrapped as a CommonJS module (scripts/build.mjs), and ASCII.
+const script = new vm.Script(fs.readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
 if (cachedData === undefined || script.cachedDataRejected) {
   // After the command ran, so that the functions it compiled lazily are in the cache too; serve
   // never exits on its own, so a command still running after 3 s (its first check done) writes it then.
