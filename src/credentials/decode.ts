@@ -77,7 +77,6 @@ export function decodeCredentialProviderConfig(data: Buffer | string, traits: Ku
 }
 
 function decode(bytes: Buffer, traits: KubeletTraits): DecodeResult {
-  const original = goBytesToString(bytes); // Go prints the raw bytes; invalid UTF-8 shows as U+FFFD here
   // apimachinery's json serializer returns yaml.YAMLToJSON's and YAMLToJSONStrict's errors
   // unwrapped, and no sigs.k8s.io/yaml release wraps them ("error converting YAML to JSON:" is
   // only in its Unmarshal): tags v1.2.0-v1.6.0; err_test.go pins "yaml: line 1: " and
@@ -109,8 +108,9 @@ function decode(bytes: Buffer, traits: KubeletTraits): DecodeResult {
   const gvk = interpret(json);
   if ('error' in gvk) return gvk.error;
   const { group, version, kind } = gvk;
-  if (kind === '') return fail(`Object 'Kind' is missing in '${original}'`, json.kind === 'null' ? 'empty' : 'kind');
-  if (version === '') return fail(`Object 'apiVersion' is missing in '${original}'`, 'version');
+  // Go prints the raw bytes; invalid UTF-8 shows as U+FFFD here.
+  if (kind === '') return fail(`Object 'Kind' is missing in '${goBytesToString(bytes)}'`, json.kind === 'null' ? 'empty' : 'kind');
+  if (version === '') return fail(`Object 'apiVersion' is missing in '${goBytesToString(bytes)}'`, 'version');
 
   if (!isRegistered(group, version, kind, traits)) {
     const gv = group === '' ? version : `${group}/${version}`;

@@ -8,6 +8,7 @@ import {
   GATE_DEPENDENCIES_VERIFIED,
   GATE_HISTORY,
   GATE_TABLE_COMPLETE,
+  type GateRow,
 } from '../data/feature-gates.generated.js';
 
 export type PreRelease = 'PreAlpha' | 'Alpha' | 'Beta' | 'GA' | 'Deprecated';
@@ -25,39 +26,99 @@ export const FIRST_MINOR = 24;
 export const LAST_MINOR = 36;
 export const SPECIAL_GATES = ['AllAlpha', 'AllBeta'] as const;
 
-const cache = new Map<number, Map<string, GateSpec>>();
+const cache = new Map<number, MinorGates>();
 
 /** Gates certainly registered at `minor` with their spec there; undefined outside 1.24..1.36. */
 export function gatesFor(minor: number): ReadonlyMap<string, GateSpec> | undefined {
   if (!Number.isInteger(minor) || minor < FIRST_MINOR || minor > LAST_MINOR) return undefined;
-  const hit = cache.get(minor);
-  if (hit) return hit;
-  const deps = GATE_DEPENDENCIES[minor] ?? (minor > 35 ? GATE_DEPENDENCIES[35] : undefined);
-  const map = new Map<string, GateSpec>();
-  for (const special of SPECIAL_GATES) map.set(special, { default: false, preRelease: 'Alpha', lockToDefault: false, verified: true });
-  for (const name in GATE_HISTORY) {
-    // A plain loop: this runs for every gate of every minor `check` evaluates (issue 12).
-    let row: (typeof GATE_HISTORY)[string]['rows'][number] | undefined;
-    for (const candidate of GATE_HISTORY[name]!.rows) {
-      if (candidate[0] <= minor && minor <= candidate[1]) {
-        row = candidate;
-        break;
-      }
-    }
-    if (!row) continue;
-    const [, , def, stage, locked, verified] = row;
-    const known = def !== -1 && stage !== '?';
-    const dependencies = deps?.[name];
-    map.set(name, {
-      default: def === 1,
-      preRelease: known ? (stage as PreRelease) : 'GA',
-      lockToDefault: locked === 1,
-      ...(dependencies ? { dependencies } : {}),
-      verified: known && verified === 1,
-    });
+  let gates = cache.get(minor);
+  if (!gates) {
+    gates = new MinorGates(minor);
+    cache.set(minor, gates);
   }
-  cache.set(minor, map);
-  return map;
+  return gates;
+}
+
+/** A gate's spec at `minor`, or undefined when it is not certainly registered there. */
+function specAt(minor: number, name: string): GateSpec | undefined {
+  if ((SPECIAL_GATES as readonly string[]).includes(name)) return { default: false, preRelease: 'Alpha', lockToDefault: false, verified: true };
+  const history = Object.hasOwn(GATE_HISTORY, name) ? GATE_HISTORY[name] : undefined;
+  let row: GateRow | undefined;
+  for (const candidate of history?.rows ?? []) {
+    if (candidate[0] <= minor && minor <= candidate[1]) {
+      row = candidate;
+      break;
+    }
+  }
+  if (!row) return undefined;
+  const [, , def, stage, locked, verified] = row;
+  const known = def !== -1 && stage !== '?';
+  const dependencies = (GATE_DEPENDENCIES[minor] ?? (minor > 35 ? GATE_DEPENDENCIES[35] : undefined))?.[name];
+  return {
+    default: def === 1,
+    preRelease: known ? (stage as PreRelease) : 'GA',
+    lockToDefault: locked === 1,
+    ...(dependencies ? { dependencies } : {}),
+    verified: known && verified === 1,
+  };
+}
+
+/**
+ * One minor's gates, each built when first looked up: a start looks up the few gates its flags
+ * and config name, and `check` does so for thirteen minors of ~420 gates each (issue 12). Walking
+ * them (size, iteration: the dependency checks of 1.35+) builds them all, in table order.
+ */
+class MinorGates implements ReadonlyMap<string, GateSpec> {
+  private readonly looked = new Map<string, GateSpec | undefined>();
+  private all: Map<string, GateSpec> | undefined;
+
+  constructor(private readonly minor: number) {}
+
+  get(name: string): GateSpec | undefined {
+    if (this.all) return this.all.get(name);
+    if (!this.looked.has(name)) this.looked.set(name, specAt(this.minor, name));
+    return this.looked.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  private every(): Map<string, GateSpec> {
+    if (!this.all) {
+      const all = new Map<string, GateSpec>();
+      for (const name of [...SPECIAL_GATES, ...Object.keys(GATE_HISTORY)]) {
+        const spec = this.get(name);
+        if (spec) all.set(name, spec);
+      }
+      this.all = all;
+    }
+    return this.all;
+  }
+
+  get size(): number {
+    return this.every().size;
+  }
+
+  forEach(callback: (value: GateSpec, key: string, map: ReadonlyMap<string, GateSpec>) => void, thisArg?: unknown): void {
+    this.every().forEach((value, key) => callback.call(thisArg, value, key, this));
+  }
+
+  entries(): MapIterator<[string, GateSpec]> {
+    return this.every().entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.every().keys();
+  }
+
+  values(): MapIterator<GateSpec> {
+    return this.every().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, GateSpec]> {
+    return this.every()[Symbol.iterator]();
+  }
 }
 
 /** Whether every gate registered at `minor` is in gatesFor(minor) or reported by gateMembership as uncertain. */
