@@ -53,6 +53,28 @@ export function isModelledFlagMinor(minor: number): boolean {
   return Number.isInteger(minor) && minor >= KUBELET_FLAG_MINORS.oldest && minor <= KUBELET_FLAG_MINORS.newest;
 }
 
+// A row's spec does not depend on the minor: made once, shared by every minor's table (check builds thirteen).
+const specs = new Map<(typeof KUBELET_FLAGS)[number], FlagSpec>();
+
+function specOf(r: (typeof KUBELET_FLAGS)[number]): FlagSpec {
+  let spec = specs.get(r);
+  if (spec === undefined) {
+    spec = {
+      name: r.name,
+      type: r.type as FlagValueType,
+      ...(r.shorthand !== undefined ? { shorthand: r.shorthand } : {}),
+      ...(r.noOptDefVal !== undefined ? { noOptDefVal: r.noOptDefVal } : {}),
+      ...(r.deprecated !== undefined ? { deprecated: r.deprecated } : {}),
+      hidden: false,
+      ...(r.configField !== undefined ? { configField: r.configField } : {}),
+      group: r.group,
+      inferred: r.presence === 'inferred',
+    };
+    specs.set(r, spec);
+  }
+  return spec;
+}
+
 /** Every flag kubelet 1.<minor> registers (as far as known), by normalized name; undefined outside 1.24..1.36. */
 export function kubeletFlagsFor(minor: number): ReadonlyMap<string, FlagSpec> | undefined {
   if (!isModelledFlagMinor(minor)) return undefined;
@@ -61,17 +83,7 @@ export function kubeletFlagsFor(minor: number): ReadonlyMap<string, FlagSpec> | 
     const map = new Map<string, FlagSpec>();
     for (const r of KUBELET_FLAGS) {
       if (minor < r.from || minor > r.until) continue;
-      map.set(r.name, {
-        name: r.name,
-        type: r.type as FlagValueType,
-        ...(r.shorthand !== undefined ? { shorthand: r.shorthand } : {}),
-        ...(r.noOptDefVal !== undefined ? { noOptDefVal: r.noOptDefVal } : {}),
-        ...(r.deprecated !== undefined ? { deprecated: r.deprecated } : {}),
-        hidden: false,
-        ...(r.configField !== undefined ? { configField: r.configField } : {}),
-        group: r.group,
-        inferred: r.presence === 'inferred',
-      });
+      map.set(r.name, specOf(r));
     }
     table = map;
     tables.set(minor, table);
