@@ -207,14 +207,16 @@ export class RootFs {
    * (1,000 plugins are 1,000 paths: issue 12). Where the walk's lstat of the last component saw a
    * regular file, one open of it (not following a symlink, checked against where the kernel opened
    * it) answers both, instead of an O_PATH open for the stat and a second resolution and open for
-   * the read. Undefined wherever that does not hold (another kind of file, any failure, a subclass
-   * with its own view of the files): the caller then asks lstat and readHead, which give the same
-   * answers as this, and decide the unusual cases as they always did.
+   * the read. Where the resolution fails (a missing plugin), that is lstat's answer, without a head.
+   * Undefined wherever neither holds (another kind of file, any other failure, a subclass with its
+   * own view of the files): the caller then asks lstat and readHead, which give the same answers
+   * as this, and decide the unusual cases as they always did.
    */
-  lstatWithHead(nodePath: string, length: number): { stat: StatResult; head: ReadResult } | undefined {
+  lstatWithHead(nodePath: string, length: number): { stat: StatResult; head?: ReadResult } | undefined {
     if (this.lstat !== RootFs.prototype.lstat || this.readHead !== RootFs.prototype.readHead) return undefined;
     const r = this.resolve(nodePath, false);
-    if (!r.ok || r.lastIsFile !== true) return undefined;
+    if (!r.ok) return { stat: r };
+    if (r.lastIsFile !== true) return undefined;
     let fd: number | undefined;
     try {
       fd = fs.openSync(r.hostPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);

@@ -106,8 +106,9 @@ t.test('lstatWithHead: lstat and readHead of a regular file from one open, and n
   t.equal(rfs.lstatWithHead('/plugins/absolute-link', 64), undefined, 'a symlink');
   t.equal(rfs.lstatWithHead('/plugins/dangling', 64), undefined);
   t.equal(rfs.lstatWithHead('/opt/acr/bin', 64), undefined, 'a directory');
-  t.equal(rfs.lstatWithHead('/opt/acr/bin/missing', 64), undefined, 'a missing file');
-  t.equal(rfs.lstatWithHead('/file/below', 64), undefined, 'ENOTDIR');
+  t.same(rfs.lstatWithHead('/opt/acr/bin/missing', 64), { stat: { ok: false, code: 'ENOENT' } }, 'a missing file: lstat\'s answer');
+  t.same(rfs.lstatWithHead('/file/below', 64), { stat: { ok: false, code: 'ENOTDIR' } });
+  t.same(rfs.lstatWithHead('/plugins/loop-a/x', 64), { stat: rfs.lstat('/plugins/loop-a/x') }, 'ELOOP');
   t.equal(new RootFs('/').lstatWithHead('/etc/passwd', 64), undefined, 'the live root: resolution does not lstat there');
   if (process.platform === 'linux') {
     execFileSync('mkfifo', [path.join(root, 'plugins', 'fifo')]);
