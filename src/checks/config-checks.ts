@@ -10,6 +10,7 @@ export const matchImagesCheck: Check = {
   appliesTo: () => true,
   run(context) {
     const providers = context.registration.config?.providers ?? [];
+    // Providers commonly share their patterns: each distinct one is judged once (src/memo.ts).
     const problemOf = oncePerInput(matchImagePatternProblem);
     return providers.flatMap((provider) =>
       provider.matchImages.flatMap((pattern): Finding[] => {

@@ -38,7 +38,8 @@ export function validateCredentialProviderConfig(config: CredentialProviderConfi
   }
 
   const seenNames = new Set<string>();
-  // credentialprovider.ParseSchemelessURL's error for a matchImages entry, once per distinct entry.
+  // credentialprovider.ParseSchemelessURL's error for a matchImages entry, once per distinct entry
+  // (providers commonly share their patterns; src/memo.ts).
   const matchImageError = oncePerInput((matchImage) => {
     const parsed = parseGoUrl(`https://${matchImage}`);
     return parsed.ok ? undefined : parsed.error;
