@@ -101,7 +101,8 @@ export class RootFs {
       }
       let st: fs.Stats | undefined;
       try {
-        // ENOENT as undefined: no Error object (with its stack) for the commonest failure.
+        // ENOENT as undefined: no Error object (with its stack) for the commonest failure. (lstat
+        // gives only ENOENT so; ENOTDIR and the rest still throw: test/host/root-fs.test.ts.)
         st = fs.lstatSync(hostPath, NO_THROW_IF_NO_ENTRY);
       } catch (error) {
         return { ok: false, code: errnoOf(error) };

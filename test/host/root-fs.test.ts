@@ -47,6 +47,14 @@ t.test('errors are the errno kubelet would see', async (t) => {
   t.match(rfs.readFile('/plugins'), { ok: false, code: 'EISDIR' });
 });
 
+t.test('the kernel\'s own ENOTDIR is not taken for ENOENT (a root that is a file)', async (t) => {
+  const dir = t.testdir({ 'not-a-root': 'a file' });
+  const rfs = new RootFs(path.join(dir, 'not-a-root'));
+  t.match(rfs.stat('/etc/kubernetes'), { ok: false, code: 'ENOTDIR' });
+  t.match(rfs.lstat('/x'), { ok: false, code: 'ENOTDIR' });
+  t.same(rfs.lstatWithHead('/x', 4), { stat: { ok: false, code: 'ENOTDIR' } });
+});
+
 t.test('reads are bounded', async (t) => {
   const root = t.testdir({ big: 'x'.repeat(1000) });
   const rfs = new RootFs(root);
