@@ -2,6 +2,7 @@
 import type { Finding } from '../model/findings.js';
 import type { Check } from './check.js';
 import { matchImagePatternProblem } from '../credentials/match-images.js';
+import { oncePerInput } from '../memo.js';
 
 export const matchImagesCheck: Check = {
   id: 'match-image-never-matches',
@@ -9,9 +10,11 @@ export const matchImagesCheck: Check = {
   appliesTo: () => true,
   run(context) {
     const providers = context.registration.config?.providers ?? [];
+    // Providers commonly share their patterns: each distinct one is judged once (src/memo.ts).
+    const problemOf = oncePerInput(matchImagePatternProblem);
     return providers.flatMap((provider) =>
       provider.matchImages.flatMap((pattern): Finding[] => {
-        const problem = matchImagePatternProblem(pattern);
+        const problem = problemOf(pattern);
         if (!problem) return [];
         return [{
           id: 'match-image-never-matches',

@@ -9,7 +9,7 @@ import * as posix from 'node:path/posix';
 import type { FileTable, PathFact } from '../model/node.js';
 import type { KubeletTraits } from '../kubelet/version.js';
 import { goErrnoText, type ErrnoCode } from '../host/root-fs.js';
-import { goJoin, goQuote } from '../go/index.js';
+import { goJoin, goQuote, isCleanRootedPath } from '../go/index.js';
 import { decodeCredentialProviderConfig } from './decode.js';
 import { formatValidationErrors, validateCredentialProviderConfig, validationTextIsExact } from './validate.js';
 import type { CredentialProvider, CredentialProviderConfig } from './types.js';
@@ -276,7 +276,7 @@ export function factFor(files: FileTable, path: string): PathFact {
 
 /** The FileTable key for a path kubelet uses: absolute (relative to "/"), cleaned. */
 export function nodePathKey(path: string): string {
-  return posix.resolve('/', path);
+  return isCleanRootedPath(path) ? path : posix.resolve('/', path);
 }
 
 /** Go's filepath.Ext: the suffix from the last "." of the final element. */

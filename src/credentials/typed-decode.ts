@@ -17,6 +17,7 @@
 import { parseGoDuration } from '../go/duration.js';
 import type { GoJson } from '../go/json.js';
 import { goQuote } from '../go/quote.js';
+import { oncePerInput } from '../memo.js';
 
 /** The Go types node-check needs to model. */
 export type GoType =
@@ -110,6 +111,9 @@ class DecodeState {
   private readonly fieldStack: string[] = [];
   /** The strict field path so far: "providers[0]". */
   private path = '';
+
+  /** A config commonly gives every provider the same defaultCacheDuration (pure: see src/memo.ts). */
+  private readonly parseDuration = oncePerInput(parseGoDuration);
 
   constructor(private readonly strict: boolean) {}
 
@@ -232,7 +236,7 @@ class DecodeState {
   /** metav1.Duration.UnmarshalJSON: json.Unmarshal into a string, then time.ParseDuration. */
   private duration(json: GoJson): GoValue {
     if (json.kind === 'string') {
-      const parsed = parseGoDuration(json.value);
+      const parsed = this.parseDuration(json.value);
       if (typeof parsed === 'string') throw new Abort(parsed);
       return { duration: parsed };
     }

@@ -15,6 +15,7 @@ import { formatGoDuration } from '../go/duration.js';
 import { goJsonMarshalString } from '../go/json.js';
 import { goQuote } from '../go/quote.js';
 import { parseGoUrl } from '../go/url.js';
+import { oncePerInput } from '../memo.js';
 import type { CredentialProviderConfig, FieldError } from './types.js';
 
 
@@ -37,6 +38,12 @@ export function validateCredentialProviderConfig(config: CredentialProviderConfi
   }
 
   const seenNames = new Set<string>();
+  // credentialprovider.ParseSchemelessURL's error for a matchImages entry, once per distinct entry
+  // (providers commonly share their patterns; src/memo.ts).
+  const matchImageError = oncePerInput((matchImage) => {
+    const parsed = parseGoUrl(`https://${matchImage}`);
+    return parsed.ok ? undefined : parsed.error;
+  });
   for (const provider of config.providers) {
     const name = provider.name;
     const nameError = (detail: string): FieldError => ({ type: 'Invalid', field: 'providers.name', value: goQuote(name), detail });
@@ -60,8 +67,8 @@ export function validateCredentialProviderConfig(config: CredentialProviderConfi
       errors.push({ type: 'Required', field: 'providers.matchImages', detail: 'at least 1 item in matchImages is required' });
     }
     for (const matchImage of provider.matchImages) {
-      const parsed = parseGoUrl(`https://${matchImage}`); // credentialprovider.ParseSchemelessURL
-      if (!parsed.ok) errors.push({ type: 'Invalid', field: 'providers.matchImages', value: goQuote(matchImage), detail: `match image is invalid: ${parsed.error}` });
+      const error = matchImageError(matchImage);
+      if (error !== undefined) errors.push({ type: 'Invalid', field: 'providers.matchImages', value: goQuote(matchImage), detail: `match image is invalid: ${error}` });
     }
 
     if (provider.defaultCacheDuration === undefined) {

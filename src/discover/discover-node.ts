@@ -14,6 +14,7 @@ import { MAX_PROVIDER_ENTRIES } from '../limits/bounds.js';
 import { goJoin } from '../go/index.js';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
+import { oncePerInput } from '../memo.js';
 import { probeKubeletVersion } from './kubelet-version-probe.js';
 import { collectExecFacts, discoverHostFacts } from './host-facts.js';
 import type { NodeModel as Model } from '../model/node.js';
@@ -126,12 +127,15 @@ function collectCredentialFacts(
     for (const name of listed.names) names.add(name);
   }
 
+  // Plugins that are shell scripts all name /bin/sh: each interpreter is read once in this check
+  // (through this one RootFs), and recorded after each plugin as before.
+  const interpreterFact = oncePerInput((interpreter) => pathFact(fs, interpreter));
   for (const name of names) {
     const binary = goJoin(binDir, name);
     const fact = pathFact(fs, binary, { executable: true, mounts });
     record(binary, fact);
     const interpreter = fact.exists ? (fact.elf?.interpreter ?? fact.shebang) : undefined;
-    if (interpreter) record(interpreter, pathFact(fs, interpreter));
+    if (interpreter) record(interpreter, interpreterFact(interpreter));
   }
 }
 

@@ -23,8 +23,10 @@ export interface FactOptions {
 
 export function pathFact(fs: RootFs, nodePath: string, options: FactOptions = {}): PathFact {
   // lstat first: where the last component is not a symlink, stat would find the same file (one
-  // resolution and open fewer per path: 1,000 plugins are 1,000 paths; issue 12).
-  const lst = fs.lstat(nodePath);
+  // resolution and open fewer per path: 1,000 plugins are 1,000 paths; issue 12). An executable's
+  // lstat and head come from one open where RootFs can give them so.
+  const inspected = options.executable ? fs.lstatWithHead(nodePath, EXECUTABLE_HEAD_BYTES) : undefined;
+  const lst = inspected?.stat ?? fs.lstat(nodePath);
   const st = lst.ok && lst.type !== 'symlink' ? lst : fs.stat(nodePath);
   if (!st.ok) return { exists: false, code: st.code };
   const symlinkTarget = lst.ok && lst.type === 'symlink' ? fs.readlink(nodePath) : undefined;
@@ -46,7 +48,7 @@ export function pathFact(fs: RootFs, nodePath: string, options: FactOptions = {}
     fact.entries = listed.ok ? listed.entries : { error: listed.code };
   }
   if (options.executable && type === 'file') {
-    const head = fs.readHead(nodePath, EXECUTABLE_HEAD_BYTES);
+    const head = inspected?.head ?? fs.readHead(nodePath, EXECUTABLE_HEAD_BYTES);
     if (head.ok) {
       const elf = parseElf(head.data);
       if (elf) fact.elf = elf;

@@ -20,10 +20,12 @@ export function provenanceOf(model: NodeModel, openshiftVersion?: string): Prove
     ...(config.configDir?.dropIns ?? []).map((d) => d.path),
     ...Object.entries(model.files).filter(([, fact]) => fact.exists && (fact.content !== undefined || fact.elf !== undefined || fact.shebang !== undefined)).map(([path]) => path),
   ];
-  const examined = Object.entries(model.files).filter(([path]) => !read.includes(path)).map(([path]) => path);
+  // A set: the table has a fact for every credential plugin, most of them read (issue 12).
+  const filesRead = new Set(read);
+  const examined = Object.keys(model.files).filter((path) => !filesRead.has(path));
   const origins = service.environmentOrigins ?? {};
   return {
-    filesRead: [...new Set(read)],
+    filesRead: [...filesRead],
     pathsExamined: examined,
     execStart: service.execStart ? `${service.execStart.source.file}:${service.execStart.source.line}` : null,
     environment: Object.keys(service.environment).sort().map((name) => ({ name, from: origins[name] ?? 'unknown' })),

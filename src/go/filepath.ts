@@ -7,8 +7,21 @@ import { decodeRune, utf8Bytes } from './utf8.js';
 
 const SLASH = 0x2f;
 
+/**
+ * Whether a rooted path is clean already: Clean (and path.resolve) would give it back unchanged.
+ * Most are (every credential plugin's path, looked up several times each: issue 12), and this one
+ * test costs less than a pass over the path.
+ */
+export function isCleanRootedPath(path: string): boolean {
+  return path.length > 1 && path.charCodeAt(0) === SLASH && !NOT_CLEAN.test(path);
+}
+
+/** An empty, "." or ".." element, or a trailing "/". */
+const NOT_CLEAN = /\/\.{0,2}(?:\/|$)/;
+
 /** filepath.Clean: shortest equivalent path by lexical processing ("" becomes "."). */
 export function goClean(path: string): string {
+  if (isCleanRootedPath(path)) return path;
   if (path === '') return '.';
   const rooted = path[0] === '/';
   const n = path.length;
@@ -33,7 +46,10 @@ export function goClean(path: string): string {
       }
     } else {
       if ((rooted && out.length !== 1) || (!rooted && out.length !== 0)) out += '/';
-      while (r < n && path[r] !== '/') out += path[r++];
+      // The element whole, not a character at a time (a string per character: issue 12).
+      const start = r;
+      while (r < n && path[r] !== '/') r++;
+      out += path.slice(start, r);
     }
   }
   return out === '' ? '.' : out;

@@ -31,6 +31,20 @@ export interface DirEntryFacts {
   readonly isDirectory: boolean;
 }
 
+/** A resolved path. */
+export interface Resolved {
+  readonly ok: true;
+  /** Where the file is on this machine. */
+  readonly hostPath: string;
+  /** Where it is on the node, symlinks followed. */
+  readonly nodePath: string;
+  /**
+   * Set where RootFs's own walk (under a root other than "/") lstat'ed the last component, not
+   * following it, and saw a regular file (lstatWithHead opens only such a file for reading).
+   */
+  readonly lastIsFile?: true;
+}
+
 export class RootFs {
   readonly root: string;
   readonly isHostRoot: boolean;
@@ -56,7 +70,7 @@ export class RootFs {
    * on this machine, following symlinks under the root. `followLast` = false resolves the parent
    * directories only (lstat semantics).
    */
-  resolve(nodePath: string, followLast = true): { ok: true; hostPath: string; nodePath: string } | { ok: false; code: ErrnoCode } {
+  resolve(nodePath: string, followLast = true): Resolved | { ok: false; code: ErrnoCode } {
     // A NUL cannot be in a path: Go's syscall layer answers EINVAL ("invalid argument"); Node would
     // throw ERR_INVALID_ARG_VALUE (issue 10, item 12).
     if (nodePath.includes('\0')) return { ok: false, code: 'EINVAL' };
@@ -64,29 +78,36 @@ export class RootFs {
     const raw = nodePath.startsWith('/') ? nodePath : `/${nodePath}`;
     if (this.isHostRoot) return { ok: true, hostPath: raw, nodePath: path.posix.resolve(raw) };
     const pending = raw.split('/').filter(Boolean);
+    // The components resolved so far, and beside each its host path (the parts are plain names
+    // here: '.', '..' and empty ones are handled below, so a concatenation is path.join's result).
     const resolved: string[] = [];
+    const hostPaths: string[] = [];
     let links = 0;
+    let lastIsFile = false;
     while (pending.length > 0) {
       const part = pending.shift()!;
       if (part === '.') continue;
       if (part === '..') {
         resolved.pop();
+        hostPaths.pop();
         continue;
       }
-      // The parts are plain names here ('.', '..' and empty ones are handled above): a
-      // concatenation is path.join's result, without its normalising pass.
-      const hostPath = resolved.length === 0 ? `${this.root}/${part}` : `${this.root}/${resolved.join('/')}/${part}`;
+      const hostPath = `${hostPaths.length === 0 ? this.root : hostPaths[hostPaths.length - 1]}/${part}`;
       const isLast = pending.length === 0;
       if (!isLast && this.directories?.has(hostPath)) {
         resolved.push(part);
+        hostPaths.push(hostPath);
         continue;
       }
-      let st: fs.Stats;
+      let st: fs.Stats | undefined;
       try {
-        st = fs.lstatSync(hostPath);
+        // ENOENT as undefined: no Error object (with its stack) for the commonest failure. (lstat
+        // gives only ENOENT so; ENOTDIR and the rest still throw: test/host/root-fs.test.ts.)
+        st = fs.lstatSync(hostPath, NO_THROW_IF_NO_ENTRY);
       } catch (error) {
         return { ok: false, code: errnoOf(error) };
       }
+      if (st === undefined) return { ok: false, code: 'ENOENT' };
       if (st.isSymbolicLink() && (!isLast || followLast)) {
         if (++links > MAX_SYMLINKS) return { ok: false, code: 'ELOOP' };
         let target: string;
@@ -95,16 +116,22 @@ export class RootFs {
         } catch (error) {
           return { ok: false, code: errnoOf(error) };
         }
-        if (target.startsWith('/')) resolved.length = 0;
+        if (target.startsWith('/')) {
+          resolved.length = 0;
+          hostPaths.length = 0;
+        }
         pending.unshift(...target.split('/').filter(Boolean));
         continue;
       }
       if (!isLast && !st.isDirectory()) return { ok: false, code: 'ENOTDIR' };
       if (!isLast) this.directories?.add(hostPath);
+      else lastIsFile = st.isFile();
       resolved.push(part);
+      hostPaths.push(hostPath);
     }
+    const hostPath = hostPaths.length === 0 ? this.root : hostPaths[hostPaths.length - 1]!;
     const nodeResolved = '/' + resolved.join('/');
-    return { ok: true, hostPath: resolved.length === 0 ? this.root : `${this.root}/${resolved.join('/')}`, nodePath: nodeResolved };
+    return lastIsFile ? { ok: true, hostPath, nodePath: nodeResolved, lastIsFile } : { ok: true, hostPath, nodePath: nodeResolved };
   }
 
   /** stat(2): follows symlinks. */
@@ -176,6 +203,37 @@ export class RootFs {
     }
   }
 
+  /**
+   * lstat(2) and, for a regular file, readHead: what discovery asks of every credential plugin
+   * (1,000 plugins are 1,000 paths: issue 12). Where the walk's lstat of the last component saw a
+   * regular file, one open of it (not following a symlink, checked against where the kernel opened
+   * it) answers both, instead of an O_PATH open for the stat and a second resolution and open for
+   * the read. Where the resolution fails (a missing plugin), that is lstat's answer, without a head.
+   * Undefined wherever neither holds (another kind of file, any other failure, a subclass with its
+   * own view of the files): the caller then asks lstat and readHead, which give the same answers
+   * as this, and decide the unusual cases as they always did.
+   */
+  lstatWithHead(nodePath: string, length: number): { stat: StatResult; head?: ReadResult } | undefined {
+    if (this.lstat !== RootFs.prototype.lstat || this.readHead !== RootFs.prototype.readHead) return undefined;
+    const r = this.resolve(nodePath, false);
+    if (!r.ok) return { stat: r };
+    if (r.lastIsFile !== true) return undefined;
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(r.hostPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+      if (!this.insideRoot(fd)) return undefined;
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) return undefined;
+      const buf = Buffer.alloc(length);
+      const n = fs.readSync(fd, buf, 0, length, 0);
+      return { stat: statResult(st), head: { ok: true, data: buf.subarray(0, n) } };
+    } catch {
+      return undefined;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+  }
+
   readdir(nodePath: string): { ok: true; entries: DirEntryFacts[] } | { ok: false; code: ErrnoCode } {
     const r = this.resolve(nodePath);
     if (!r.ok) return r;
@@ -210,14 +268,7 @@ export class RootFs {
       } else {
         st = follow ? fs.statSync(r.hostPath) : fs.lstatSync(r.hostPath);
       }
-      return {
-        ok: true,
-        type: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other',
-        mode: st.mode & 0o7777,
-        uid: st.uid,
-        gid: st.gid,
-        size: st.size,
-      };
+      return statResult(st);
     } catch (error) {
       return { ok: false, code: errnoOf(error) };
     } finally {
@@ -251,11 +302,24 @@ export class RootFs {
   }
 }
 
+const NO_THROW_IF_NO_ENTRY = { throwIfNoEntry: false } as const;
+
 /** What a path that led outside --root at open time reads as (a race, or a bug in resolve). */
 export const OUTSIDE_ROOT = 'EXDEV';
 /** Linux's O_PATH (not in fs.constants): open for fstat only, never blocks, never reads. */
 const O_PATH = 0o10000000;
 const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+
+function statResult(st: fs.Stats): StatResult {
+  return {
+    ok: true,
+    type: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other',
+    mode: st.mode & 0o7777,
+    uid: st.uid,
+    gid: st.gid,
+    size: st.size,
+  };
+}
 
 export function errnoOf(error: unknown): ErrnoCode {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -22,6 +22,12 @@ export interface SystemdPreconditionInput {
   readonly service: ServiceModel;
   /** PathFacts of ExecStart's executable, kubelet's binary and their interpreters, keyed by node path. */
   readonly files: FileTable;
+  /**
+   * Paths whose facts do not count, as if absent from `files`: binaries the root does not carry
+   * (src/start/binaries-in-root.ts). Named here rather than removed from a copy of the table, which
+   * holds a fact for every credential plugin (1,000 plugins: issue 12).
+   */
+  readonly notCarried?: readonly string[];
   /** Where kubelet is in ExecStart's argv (NodeModel.kubelet.kubeletPath), when it was found. */
   readonly kubeletPath?: string;
   /** The node's ELF machine ("x86_64", ...), to tell a binary for another architecture. */
@@ -139,7 +145,7 @@ function executableOutcome(input: SystemdPreconditionInput, path: string, prefix
   // Whether the binary is found or not, an argument list execve refuses means 203/EXEC; only the text is open.
   const unknownBinary = (why: string): PreconditionOutcome => ('tooLong' in args ? argumentListFailure(input, path, args.tooLong, true) : { undecidable: why, path });
   if (!path.startsWith('/')) return unknownBinary(`ExecStart= of ${unit} runs "${path}", which is not an absolute path; node-check does not search systemd's executable path`);
-  const fact = input.files[path];
+  const fact = fileFact(input, path);
   if (!fact) return unknownBinary(`node-check has no facts about ${path} (ExecStart= of ${unit})`);
   if (prefixes.includes('-') && !fact.exists) {
     return { undecidable: `ExecStart=-${path}: systemd treats a missing executable with the "-" prefix as "skipping"; what the unit does then is not modelled`, path };
@@ -223,7 +229,7 @@ function execveErrno(input: SystemdPreconditionInput, fact: Extract<PathFact, { 
   if (fact.elf && input.nodeMachine && fact.elf.machine !== input.nodeMachine) return 'ENOEXEC';
   const interpreter = fact.elf?.interpreter ?? fact.shebang;
   if (interpreter !== undefined) {
-    const interp = input.files[interpreter];
+    const interp = fileFact(input, interpreter);
     if (interp && !interp.exists && interp.code === 'ENOENT') return 'ENOENT';
   }
   return undefined;
@@ -246,13 +252,17 @@ function describeExecProblem(fact: PathFact, errno: string, atLookup: boolean): 
  * "failed to execute ..."), so node-check does not claim a text: cannot tell.
  */
 function wrappedKubeletOutcome(input: SystemdPreconditionInput, wrapper: string, kubeletPath: string): PreconditionOutcome | undefined {
-  const fact = input.files[kubeletPath];
+  const fact = fileFact(input, kubeletPath);
   if (!fact || fact.exists) return undefined;
   return {
     undecidable: `${kubeletPath} ${fact.code === 'ENOENT' ? 'does not exist' : `cannot be reached (${fact.code})`}, but ExecStart= runs it through ${wrapper}; the failure is the wrapper's own (not systemd's 203/EXEC) and its text is not modelled`,
     findingId: SYSTEMD_FINDING.wrappedKubeletMissing,
     path: kubeletPath,
   };
+}
+
+function fileFact(input: SystemdPreconditionInput, path: string): PathFact | undefined {
+  return input.notCarried?.includes(path) ? undefined : input.files[path];
 }
 
 function where(ref: EnvironmentFileRef): string {

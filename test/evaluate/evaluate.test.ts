@@ -2,6 +2,7 @@ import t from 'tap';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkNode } from '../../src/check-node.js';
+import { findingKey } from '../../src/evaluate/evaluate.js';
 import { exitCodeFor } from '../../src/model/report.js';
 import { BIN_DIR, CONFIG, brokenAcrNode, kubeletUnit, writeRoot } from '../helpers/node-root.js';
 
@@ -134,4 +135,21 @@ t.test('an active fallback is reported loudly', async (t) => {
     fallback: { enabled: true, active: true, since: '2026-11-30T04:00:00.000Z', reason: 'plugin missing', removedProviders: ['acr-credential-provider'], dropInPath: '/run/systemd/system/kubelet.service.d/99-node-check-fallback.conf' },
   });
   t.match(report.findings.find((f) => f.id === 'fallback-active'), { severity: 'warning', provider: 'acr-credential-provider', message: /since 2026-11-30T04:00:00.000Z without "acr-credential-provider"/ });
+});
+
+t.test('two findings share a merge key exactly when id, path, provider, message and kubeletError are the same', async (t) => {
+  const finding = (f: { path?: string; provider?: string; message: string; kubeletError?: string }) => ({ id: 'plugin-binary-missing', severity: 'error' as const, remediation: '', ...f });
+  t.not(findingKey(finding({ path: 'a', provider: 'bc', message: 'm' })), findingKey(finding({ path: 'ab', provider: 'c', message: 'm' })), 'text moved between fields');
+  t.not(findingKey(finding({ message: 'm' })), findingKey(finding({ path: '', message: 'm' })), 'absent is not empty');
+  t.not(findingKey(finding({ message: 'm', kubeletError: '-' })), findingKey(finding({ message: 'm' })));
+  t.equal(findingKey(finding({ message: 'm', path: '/p' })), findingKey({ ...finding({ message: 'm', path: '/p' }), severity: 'warning', remediation: 'other' }), 'other fields do not count');
+  // Every combination of short texts made of the characters the key itself uses: as many keys as findings.
+  const texts = ['', ':', '-', '1', '1:', ':1', '-:', '1:-'];
+  const keys = new Set<string>();
+  let findings = 0;
+  for (const path of [undefined, ...texts]) for (const provider of [undefined, ...texts]) for (const message of texts) for (const kubeletError of [undefined, ...texts]) {
+    keys.add(findingKey(finding({ path, provider, message, kubeletError })));
+    findings++;
+  }
+  t.equal(keys.size, findings);
 });

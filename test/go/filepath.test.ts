@@ -1,5 +1,8 @@
 import t from 'tap';
-import { goClean, goJoin, goMatch } from '../../src/go/filepath.js';
+import fc from 'fast-check';
+import * as posix from 'node:path/posix';
+import { goClean, goJoin, goMatch, isCleanRootedPath } from '../../src/go/filepath.js';
+import { nodePathKey } from '../../src/credentials/registration.js';
 
 t.test('filepath.Clean', async (t) => {
   t.equal(goClean(''), '.');
@@ -7,6 +10,35 @@ t.test('filepath.Clean', async (t) => {
   t.equal(goClean('a/../../b'), '../b');
   t.equal(goClean('/../x'), '/x');
   t.equal(goClean('./'), '.');
+});
+
+/** Paths made of what Clean cares about: slashes, dots, and names (one non-ASCII). */
+const paths = fc.string({ unit: fc.constantFrom('/', '/', '.', '.', 'a', 'b', '\u00e9'), maxLength: 14 });
+const RUNS = { numRuns: Number(process.env.NODE_CHECK_PROPERTY_RUNS ?? 300) * 10 };
+
+t.test('filepath.Clean is path.normalize without a trailing slash ("" is ".")', async (t) => {
+  const goCleanByNormalize = (p: string) => {
+    if (p === '') return '.';
+    const normalized = posix.normalize(p);
+    return normalized.length > 1 && normalized.endsWith('/') ? normalized.slice(0, -1) : normalized;
+  };
+  fc.assert(fc.property(paths, (p) => goClean(p) === goCleanByNormalize(p)), RUNS);
+  t.pass();
+});
+
+t.test('a clean rooted path is recognised as such: Clean and path.resolve give it back', async (t) => {
+  t.ok(isCleanRootedPath('/usr/libexec/kubelet-image-credential-provider-plugins/acr-credential-provider'));
+  t.ok(isCleanRootedPath('/a/.b/..c/...'), 'dots within names');
+  for (const unclean of ['/', '', 'a/b', '/a/', '/a//b', '/a/./b', '/a/../b', '/a/.', '/a/..', '//a']) t.notOk(isCleanRootedPath(unclean), unclean);
+  fc.assert(fc.property(paths, (p) => isCleanRootedPath(p) === (p.startsWith('/') && p !== '/' && goClean(p) === p)), RUNS);
+  fc.assert(fc.property(paths, (p) => !isCleanRootedPath(p) || posix.resolve('/', p) === p), RUNS);
+  t.pass();
+});
+
+t.test('the FileTable key of a path is path.resolve from "/"', async (t) => {
+  fc.assert(fc.property(paths, (p) => nodePathKey(p) === posix.resolve('/', p)), RUNS);
+  t.equal(nodePathKey('usr/bin/../bin/kubelet'), '/usr/bin/kubelet');
+  t.pass();
 });
 
 t.test('filepath.Join', async (t) => {

@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { RootFs } from '../../src/host/root-fs.js';
 
 function makeRoot(t: Test): string {
@@ -46,6 +47,14 @@ t.test('errors are the errno kubelet would see', async (t) => {
   t.match(rfs.readFile('/plugins'), { ok: false, code: 'EISDIR' });
 });
 
+t.test('the kernel\'s own ENOTDIR is not taken for ENOENT (a root that is a file)', async (t) => {
+  const dir = t.testdir({ 'not-a-root': 'a file' });
+  const rfs = new RootFs(path.join(dir, 'not-a-root'));
+  t.match(rfs.stat('/etc/kubernetes'), { ok: false, code: 'ENOTDIR' });
+  t.match(rfs.lstat('/x'), { ok: false, code: 'ENOTDIR' });
+  t.same(rfs.lstatWithHead('/x', 4), { stat: { ok: false, code: 'ENOTDIR' } });
+});
+
 t.test('reads are bounded', async (t) => {
   const root = t.testdir({ big: 'x'.repeat(1000) });
   const rfs = new RootFs(root);
@@ -83,7 +92,59 @@ t.test('directories walked once are remembered within one RootFs, and a swap aft
   if (process.platform === 'linux') {
     t.match(rfs.readFile('/opt/acr/bin/acr-credential-provider'), { ok: false, code: 'EXDEV' }, 'refused where the kernel opened it');
     t.match(rfs.stat('/opt/acr/bin/acr-credential-provider'), { ok: false, code: 'EXDEV' });
+    t.match(rfs.lstat('/opt/acr/bin/acr-credential-provider'), { ok: false, code: 'EXDEV' });
+    t.equal(rfs.lstatWithHead('/opt/acr/bin/acr-credential-provider', 64), undefined, 'no answer from the one open: lstat refuses it as above');
+    t.match(rfs.readHead('/opt/acr/bin/acr-credential-provider', 64), { ok: false, code: 'EXDEV' });
   }
   // A new RootFs (the next check) sees the symlink and follows it under the root.
   t.match(new RootFs(root).readFile('/opt/acr/bin/acr-credential-provider'), { ok: false, code: 'ENOENT' });
+});
+
+t.test('lstatWithHead: lstat and readHead of a regular file from one open, and no answer for anything else', async (t) => {
+  const root = makeRoot(t);
+  const rfs = new RootFs(root);
+  const plugin = '/opt/acr/bin/acr-credential-provider';
+  const both = rfs.lstatWithHead(plugin, 64);
+  if (process.platform === 'linux') {
+    t.same(both?.stat, rfs.lstat(plugin), 'the stat lstat gives');
+    t.same(both?.head, rfs.readHead(plugin, 64), 'the head readHead gives');
+    t.same(rfs.lstatWithHead(plugin, 4)?.head, { ok: true, data: Buffer.from('#!/b') }, 'at most `length` bytes');
+  }
+  // Where lstat and stat (or readHead) differ, or there is nothing to read, callers ask them.
+  t.equal(rfs.lstatWithHead('/plugins/absolute-link', 64), undefined, 'a symlink');
+  t.equal(rfs.lstatWithHead('/plugins/dangling', 64), undefined);
+  t.equal(rfs.lstatWithHead('/opt/acr/bin', 64), undefined, 'a directory');
+  t.same(rfs.lstatWithHead('/opt/acr/bin/missing', 64), { stat: { ok: false, code: 'ENOENT' } }, 'a missing file: lstat\'s answer');
+  t.same(rfs.lstatWithHead('/file/below', 64), { stat: { ok: false, code: 'ENOTDIR' } });
+  t.same(rfs.lstatWithHead('/plugins/loop-a/x', 64), { stat: rfs.lstat('/plugins/loop-a/x') }, 'ELOOP');
+  t.equal(new RootFs('/').lstatWithHead('/etc/passwd', 64), undefined, 'the live root: resolution does not lstat there');
+  if (process.platform === 'linux') {
+    execFileSync('mkfifo', [path.join(root, 'plugins', 'fifo')]);
+    t.equal(rfs.lstatWithHead('/plugins/fifo', 64), undefined, 'a FIFO');
+    t.match(rfs.lstat('/plugins/fifo'), { ok: true, type: 'other' });
+  }
+});
+
+t.test('lstatWithHead gives no answer through a subclass with its own view of the files', async (t) => {
+  const root = makeRoot(t);
+  const plugin = '/opt/acr/bin/acr-credential-provider';
+  class OwnLstat extends RootFs {
+    override lstat(nodePath: string) {
+      return { ...super.lstat(nodePath), mode: 0o700 };
+    }
+  }
+  class OwnHead extends RootFs {
+    override readHead() {
+      return { ok: true as const, data: Buffer.from('#!/other') };
+    }
+  }
+  class OwnResolve extends RootFs {
+    override resolve(nodePath: string, followLast = true) {
+      const r = super.resolve(nodePath, followLast);
+      return r.ok ? { ok: true as const, hostPath: r.hostPath, nodePath: r.nodePath } : r;
+    }
+  }
+  t.equal(new OwnLstat(root).lstatWithHead(plugin, 64), undefined);
+  t.equal(new OwnHead(root).lstatWithHead(plugin, 64), undefined);
+  t.equal(new OwnResolve(root).lstatWithHead(plugin, 64), undefined, 'a resolution that does not say it saw a regular file');
 });

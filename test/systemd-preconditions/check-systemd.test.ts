@@ -208,3 +208,19 @@ t.test('a failure becomes an error Finding with the systemd line as kubeletError
   t.notMatch(finding.message, /may differ/);
   t.match(failureToFinding(failure(check(root, 257))).message, /may differ on this version/);
 });
+
+t.test('paths named as not carried by the root count as absent from the facts, as a table without them', async (t) => {
+  const unitText = OPENSHIFT_LIKE.replace('EnvironmentFile=/etc/node-sizing.env\n', '').replace('ExecStart=/usr/bin/kubelet', 'ExecStart=/usr/local/bin/kubenswrapper /usr/bin/kubelet');
+  const root = node(t, { files: { [UNIT]: unitText, '/etc/os-release': 'ID=rhel\n', '/usr/local/bin/kubenswrapper': '#!/opt/nowhere/sh\n' }, executables: ['/usr/local/bin/kubenswrapper'] });
+  const service = loadService(root, 'kubelet.service', { systemdVersion: 252 });
+  const files = collectExecFacts(root, service, '/usr/bin/kubelet');
+  const input = { service, kubeletPath: '/usr/bin/kubelet', nodeMachine: 'x86_64' };
+  const all = checkSystemdPreconditions({ ...input, files });
+  t.equal(failure(all).findingId, 'systemd-exec-not-executable', 'the wrapper\'s interpreter is missing');
+  for (const notCarried of [['/usr/local/bin/kubenswrapper'], ['/opt/nowhere/sh'], ['/usr/bin/kubelet', '/usr/local/bin/kubenswrapper']]) {
+    const without = Object.fromEntries(Object.entries(files).filter(([p]) => !notCarried.includes(p)));
+    const outcomes = checkSystemdPreconditions({ ...input, files, notCarried });
+    t.same(outcomes, checkSystemdPreconditions({ ...input, files: without }), notCarried.join(' '));
+    t.notSame(outcomes, all, 'and it changes the answer');
+  }
+});

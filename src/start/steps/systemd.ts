@@ -22,8 +22,7 @@ export const systemdStep: StartCheck = {
     // A binary the root does not carry is unknown, not missing: an argument list execve refuses
     // still decides (203/EXEC either way), a lookup does not.
     const notInRoot = [model.service.execStart?.path, model.kubelet?.kubeletPath].filter((p): p is string => p !== undefined && p in model.files && binaryNotInRoot(model, p));
-    const files = notInRoot.length === 0 ? model.files : Object.fromEntries(Object.entries(model.files).filter(([p]) => !notInRoot.includes(p)));
-    const outcomes = checkSystemdPreconditions({ service: model.service, files, ...(model.kubelet ? { kubeletPath: model.kubelet.kubeletPath } : {}), ...(model.nodeMachine ? { nodeMachine: model.nodeMachine } : {}) });
+    const outcomes = checkSystemdPreconditions({ service: model.service, files: model.files, notCarried: notInRoot, ...(model.kubelet ? { kubeletPath: model.kubelet.kubeletPath } : {}), ...(model.nodeMachine ? { nodeMachine: model.nodeMachine } : {}) });
     // A binary the root does not carry is not checked (src/start/binaries-in-root.ts).
     const aboutFiles: readonly string[] = [SYSTEMD_FINDING.envFileMissing, SYSTEMD_FINDING.envFileUnreadable, SYSTEMD_FINDING.argumentListTooLong];
     const relevant = outcomes.filter((o) => !(o.path && binaryNotInRoot(model, o.path) && !aboutFiles.includes(o.findingId ?? '')));
