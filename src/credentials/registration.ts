@@ -5,7 +5,7 @@
  * kubelet: the caller (kuberuntime_manager.go) logs "Failed to register CRI auth plugins" and
  * calls os.Exit(1) — or klog.Fatalf exits 255 for a name registered twice (<=1.32).
  */
-import * as posix from 'node:path/posix';
+import { posix } from 'node:path';
 import type { FileTable, PathFact } from '../model/node.js';
 import type { KubeletTraits } from '../kubelet/version.js';
 import { goErrnoText, type ErrnoCode } from '../host/root-fs.js';

@@ -5,8 +5,8 @@
  * Also collects the PathFacts the systemd checks need for ExecStart= (through RootFs, any root).
  * No subprocess.
  */
-import * as nodeFs from 'node:fs';
-import * as path from 'node:path';
+import { readFileSync, statSync, statfsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { goErrnoText, RootFs } from '../host/root-fs.js';
 import type { FileTable, PathFact } from '../model/node.js';
 import type { ServiceModel } from '../model/service.js';
@@ -26,14 +26,14 @@ export interface HostIo {
 export const NODE_HOST_IO: HostIo = {
   readFile(file) {
     try {
-      return { ok: true, text: nodeFs.readFileSync(file, 'utf8') };
+      return { ok: true, text: readFileSync(file, 'utf8') };
     } catch (error) {
       return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
     }
   },
   stat(file) {
     try {
-      const st = nodeFs.statSync(file);
+      const st = statSync(file);
       return { ok: true, type: st.isSocket() ? 'socket' : st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other' };
     } catch (error) {
       return { ok: false, code: (error as NodeJS.ErrnoException).code ?? 'EIO' };
@@ -41,7 +41,7 @@ export const NODE_HOST_IO: HostIo = {
   },
   statfsType(file) {
     try {
-      return nodeFs.statfsSync(file).type;
+      return statfsSync(file).type;
     } catch {
       return undefined;
     }
@@ -61,7 +61,7 @@ export interface HostFactsOptions {
 }
 
 export function discoverHostFacts(options: HostFactsOptions): HostFactsResult {
-  if (path.resolve(options.root) !== '/') {
+  if (resolve(options.root) !== '/') {
     const reason = `--root ${options.root} is not the running system: swap, cgroups, sysctls, sockets and online CPUs belong to the machine node-check runs on, so they were not read`;
     return { facts: {}, notChecked: ALL_FACTS.map((fact) => ({ fact, reason })) };
   }

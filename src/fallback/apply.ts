@@ -7,9 +7,8 @@
  * order). Paths are node paths resolved under `root`; nothing outside /run is ever touched, and no
  * directory on the way may be a symlink (a planted link must not redirect a write into /etc).
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import * as posix from 'node:path/posix';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { join, posix, resolve } from 'node:path';
 import { replaceFileAtomically, syncDirectory } from '../host/atomic-file.js';
 import { openDirectoryBelow, UnsafeDirectoryError, type DirHandle } from '../host/safe-dir.js';
 import type { FallbackAction, FallbackPlan } from './plan-types.js';
@@ -60,7 +59,7 @@ export async function applyPlan(plan: FallbackPlan, options: ApplyOptions): Prom
   const problems = applied.problem ? [applied.problem] : [];
   const notes = applied.skipped ?? [];
   const done = (reloaded: boolean) => result(problems.length === 0, applied.changed, reloaded, [...problems, ...notes]);
-  const liveRoot = path.resolve(options.root) === '/';
+  const liveRoot = resolve(options.root) === '/';
   if (!options.reload || !liveRoot) return done(false);
 
   // After 'keep' nothing changed, but a crash after the last write and before the reload would
@@ -106,7 +105,7 @@ export function applySteps(steps: readonly FallbackStep[], root: string): { chan
 function writeAtomically(root: string, nodePath: string, content: string, mode: number): boolean {
   const dir = ensureDirectory(root, posix.dirname(nodePath));
   try {
-    if (sameFile(path.join(dir.at, posix.basename(nodePath)), content, mode)) return false;
+    if (sameFile(join(dir.at, posix.basename(nodePath)), content, mode)) return false;
     replaceFileAtomically(dir.at, posix.basename(nodePath), content, mode);
     return true;
   } finally {
@@ -118,7 +117,7 @@ function removeFile(root: string, nodePath: string): boolean {
   const dir = existingDirectory(root, posix.dirname(nodePath));
   if (!dir) return false;
   try {
-    fs.unlinkSync(path.join(dir.at, posix.basename(nodePath)));
+    unlinkSync(join(dir.at, posix.basename(nodePath)));
     killPoint(`remove:${posix.basename(nodePath)}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
@@ -133,10 +132,10 @@ function removeFile(root: string, nodePath: string): boolean {
 function removeEmptyDir(root: string, nodePath: string): boolean {
   const parent = existingDirectory(root, posix.dirname(nodePath));
   if (!parent) return false;
-  const target = path.join(parent.at, posix.basename(nodePath));
+  const target = join(parent.at, posix.basename(nodePath));
   try {
-    if (fs.lstatSync(target).isSymbolicLink()) return false;
-    fs.rmdirSync(target);
+    if (lstatSync(target).isSymbolicLink()) return false;
+    rmdirSync(target);
     killPoint(`rmdir:${posix.basename(nodePath)}`);
     syncDirectory(parent.at);
   } catch (error) {
@@ -170,13 +169,13 @@ function partsBelowRun(nodeDir: string): string[] {
 function sameFile(hostPath: string, content: string, mode: number): boolean {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(hostPath, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    const st = fs.fstatSync(fd);
-    return st.isFile() && (st.mode & 0o7777) === mode && st.size === Buffer.byteLength(content) && fs.readFileSync(fd, 'utf8') === content;
+    fd = openSync(hostPath, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    return st.isFile() && (st.mode & 0o7777) === mode && st.size === Buffer.byteLength(content) && readFileSync(fd, 'utf8') === content;
   } catch {
     return false;
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -4,7 +4,7 @@
  * discovery captured in the FileTable. Whether kubelet reads it as intended is checked by the
  * planner, which decodes the result the way kubelet would.
  */
-import * as posix from 'node:path/posix';
+import { posix } from 'node:path';
 import { Document, isMap, isSeq, parseAllDocuments, type YAMLSeq } from 'yaml';
 import type { FileTable } from '../model/node.js';
 import type { KubeletTraits } from '../kubelet/version.js';

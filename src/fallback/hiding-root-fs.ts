@@ -3,7 +3,7 @@
  * without node-check's own fallback drop-in, which is what the planner must judge (otherwise an
  * active fallback would look like a working node and be reverted, then re-applied, forever).
  */
-import * as posix from 'node:path/posix';
+import { posix } from 'node:path';
 import { RootFs, type DirEntryFacts, type ErrnoCode } from '../host/root-fs.js';
 
 export class HidingRootFs extends RootFs {

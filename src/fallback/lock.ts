@@ -8,8 +8,8 @@
  * (rename) and only deleted if it is still the one judged stale. Waiting is bounded.
  */
 import { processAlive } from '../host/atomic-file.js';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, posix, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LOCK_PATH } from './paths.js';
@@ -19,8 +19,8 @@ import { describeErrno } from '../host/errno-text.js';
 import { killPoint } from '../host/kill-points.js';
 
 /** LOCK_PATH as the components opened below the root, and the file's name. */
-const LOCK_DIR_PARTS = path.posix.dirname(LOCK_PATH).split('/').filter(Boolean);
-const LOCK_NAME = path.posix.basename(LOCK_PATH);
+const LOCK_DIR_PARTS = posix.dirname(LOCK_PATH).split('/').filter(Boolean);
+const LOCK_NAME = posix.basename(LOCK_PATH);
 
 export interface LockOptions {
   /** How long to wait for another holder before giving up (default 20 s). */
@@ -56,8 +56,8 @@ const UNREADABLE_GRACE_MS = 5000;
 const queues = new Map<string, Promise<unknown>>();
 
 export async function withLock<T>(root: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
-  const base = path.resolve(root);
-  const lockPath = path.join(base, LOCK_PATH);
+  const base = resolve(root);
+  const lockPath = join(base, LOCK_PATH);
   const previous = queues.get(lockPath) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(async () => {
     const held = await acquire(base, lockPath, options);
@@ -101,20 +101,20 @@ async function acquire(base: string, lockPath: string, options: LockOptions): Pr
     } catch (error) {
       throw new LockUnavailableError(lockPath, error);
     }
-    const lockAt = path.join(dir.at, LOCK_NAME);
+    const lockAt = join(dir.at, LOCK_NAME);
     let written = false;
     try {
-      const fd = fs.openSync(lockAt, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+      const fd = openSync(lockAt, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
       try {
         killPoint('lock:created');
-        fs.writeFileSync(fd, content);
-        fs.fsyncSync(fd);
+        writeFileSync(fd, content);
+        fsyncSync(fd);
         written = true;
         killPoint('lock:held');
       } finally {
-        fs.closeSync(fd);
+        closeSync(fd);
         // ENOSPC and the like: no empty lock file is left for others to wait on (issue 10, item 12).
-        if (!written) fs.rmSync(lockAt, { force: true });
+        if (!written) rmSync(lockAt, { force: true });
       }
       return { content, dir };
     } catch (error) {
@@ -132,7 +132,7 @@ async function acquire(base: string, lockPath: string, options: LockOptions): Pr
     }
     let existing: ExistingLock | undefined;
     try {
-      existing = readLock(path.join(dir.at, LOCK_NAME));
+      existing = readLock(join(dir.at, LOCK_NAME));
     } catch (error) {
       dir.close();
       if (error instanceof NotALockError) throw new NotALockError(lockPath);
@@ -153,10 +153,10 @@ async function acquire(base: string, lockPath: string, options: LockOptions): Pr
 }
 
 function release(dir: DirHandle, content: string): void {
-  const lockAt = path.join(dir.at, LOCK_NAME);
+  const lockAt = join(dir.at, LOCK_NAME);
   try {
     // Only our own lock: if it was (wrongly) broken and re-taken meanwhile, it is not ours to delete.
-    if (fs.readFileSync(lockAt, 'utf8') === content) fs.unlinkSync(lockAt);
+    if (readFileSync(lockAt, 'utf8') === content) unlinkSync(lockAt);
   } catch {
     // Already gone.
   }
@@ -165,14 +165,14 @@ function release(dir: DirHandle, content: string): void {
 
 /** Closes `dir` (ROOT/run/node-check) and removes it when empty. */
 function removeLockDirIfEmpty(dir: DirHandle): void {
-  const parent = path.dirname(dir.path);
+  const parent = dirname(dir.path);
   dir.close();
   try {
     // rmdir by name under ROOT/run (checked below): only an empty directory goes.
-    const run = openDirectoryBelow(parent === '/' ? '/' : path.dirname(parent), [path.basename(parent)]);
+    const run = openDirectoryBelow(parent === '/' ? '/' : dirname(parent), [basename(parent)]);
     if (run) {
       try {
-        fs.rmdirSync(path.join(run.at, LOCK_DIR_PARTS[1]!));
+        rmdirSync(join(run.at, LOCK_DIR_PARTS[1]!));
       } finally {
         run.close();
       }
@@ -192,10 +192,10 @@ interface ExistingLock {
 function readLock(lockPath: string): ExistingLock | undefined {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(lockPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
-    const st = fs.fstatSync(fd);
+    fd = openSync(lockPath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    const st = fstatSync(fd);
     if (!st.isFile()) throw new NotALockError(lockPath);
-    const text = st.size > 64 * 1024 ? '' : fs.readFileSync(fd, 'utf8');
+    const text = st.size > 64 * 1024 ? '' : readFileSync(fd, 'utf8');
     return { text, holder: parseHolder(text), ageMs: Date.now() - st.mtimeMs };
   } catch (error) {
     if (error instanceof NotALockError) throw error;
@@ -204,7 +204,7 @@ function readLock(lockPath: string): ExistingLock | undefined {
     if (code === 'ELOOP' || code === 'EISDIR' || code === 'ENXIO') throw new NotALockError(lockPath);
     return undefined;
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -253,24 +253,24 @@ function isStale(lock: ExistingLock, staleAfterMs: number): boolean {
 
 /** Moves the stale lock aside and deletes it only if it is still the one judged stale; otherwise puts it back. */
 function breakStaleLock(dirAt: string, judged: string): void {
-  const lockPath = path.join(dirAt, LOCK_NAME);
+  const lockPath = join(dirAt, LOCK_NAME);
   const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
   try {
-    fs.renameSync(lockPath, aside);
+    renameSync(lockPath, aside);
   } catch {
     return;
   }
   try {
-    if (fs.readFileSync(aside, 'utf8') !== judged) {
+    if (readFileSync(aside, 'utf8') !== judged) {
       // A live holder replaced it in between: restore it unless yet another lock appeared.
       try {
-        fs.linkSync(aside, lockPath);
+        linkSync(aside, lockPath);
       } catch {
         // EEXIST: a newer lock is in place; the moved one is no longer anybody's.
       }
     }
   } finally {
-    fs.rmSync(aside, { force: true });
+    rmSync(aside, { force: true });
   }
 }
 
@@ -278,7 +278,7 @@ function breakStaleLock(dirAt: string, judged: string): void {
 /** Field 22 of /proc/<pid>/stat; the command name (field 2) may contain spaces and parentheses. */
 export function processStartTime(pid: number): string | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return fields[19] ?? null;
   } catch {

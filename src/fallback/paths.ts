@@ -3,7 +3,7 @@
  * machine-config daemon manages (research/openshift.md §4), and gone at reboot so every boot
  * decides afresh (DESIGN §4.6).
  */
-import * as posix from 'node:path/posix';
+import { posix } from 'node:path';
 
 export const RUN_DIR = '/run';
 export const NODE_CHECK_RUN_DIR = '/run/node-check';

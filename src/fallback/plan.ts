@@ -9,7 +9,7 @@
  * with systemd's rules (v239 and v252), its argv with kubelet's flag rules, and registration is
  * simulated again with the new flags and files. Only when kubelet would then start is it `apply`.
  */
-import * as posix from 'node:path/posix';
+import { posix } from 'node:path';
 import type { NodeModel, PathFact } from '../model/node.js';
 import { credentialFlags, tokenGateEnabled } from '../evaluate/evaluate.js';
 import { contextFindings } from '../evaluate/context-findings.js';

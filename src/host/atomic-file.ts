@@ -4,8 +4,8 @@
  * the directory fsync-ed so the rename survives a crash. Readers see the old file or the new one,
  * never a part. The caller decides which directories it may write in.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { closeSync, constants, fchmodSync, fsyncSync, openSync, readSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { removeAtExit } from './exit-cleanup.js';
 import { killPoint } from './kill-points.js';
 import { lazyBuiltin } from './builtins.js';
@@ -18,11 +18,11 @@ import { lazyBuiltin } from './builtins.js';
 function randomHex(bytes: number): string {
   const buffer = Buffer.alloc(bytes);
   try {
-    const fd = fs.openSync('/dev/urandom', fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    const fd = openSync('/dev/urandom', constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
-      if (fs.readSync(fd, buffer) !== bytes) throw new Error('short read');
+      if (readSync(fd, buffer) !== bytes) throw new Error('short read');
     } finally {
-      fs.closeSync(fd);
+      closeSync(fd);
     }
   } catch {
     lazyBuiltin('node:crypto').randomFillSync(buffer);
@@ -33,24 +33,24 @@ function randomHex(bytes: number): string {
 /** `durable: false` skips the two fsyncs: for a file that is rewritten at every start anyway. */
 export function replaceFileAtomically(hostDir: string, name: string, data: string | Buffer, mode: number, { durable = true } = {}): void {
   removeStaleTempFiles(hostDir, name);
-  const target = path.join(hostDir, name);
-  const temp = path.join(hostDir, `.${name}.${process.pid}.${randomHex(6)}.tmp`);
-  const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
+  const target = join(hostDir, name);
+  const temp = join(hostDir, `.${name}.${process.pid}.${randomHex(6)}.tmp`);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   const forget = removeAtExit(temp);
   try {
     try {
       killPoint(`write:${name}:temp-created`);
-      fs.writeFileSync(fd, data);
-      fs.fchmodSync(fd, mode); // whatever the umask
-      if (durable) fs.fsyncSync(fd);
+      writeFileSync(fd, data);
+      fchmodSync(fd, mode); // whatever the umask
+      if (durable) fsyncSync(fd);
     } finally {
-      fs.closeSync(fd);
+      closeSync(fd);
     }
     killPoint(`write:${name}:temp-written`);
-    fs.renameSync(temp, target);
+    renameSync(temp, target);
     killPoint(`write:${name}:renamed`);
   } catch (error) {
-    fs.rmSync(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   } finally {
     forget();
@@ -66,7 +66,7 @@ export function replaceFileAtomically(hostDir: string, name: string, data: strin
 function removeStaleTempFiles(hostDir: string, name: string): void {
   let entries: string[];
   try {
-    entries = fs.readdirSync(hostDir);
+    entries = readdirSync(hostDir);
   } catch {
     return;
   }
@@ -78,7 +78,7 @@ function removeStaleTempFiles(hostDir: string, name: string): void {
     const pid = Number(match[1]);
     if (pid !== process.pid && processAlive(pid)) continue;
     try {
-      fs.unlinkSync(path.join(hostDir, entry));
+      unlinkSync(join(hostDir, entry));
     } catch {
       // someone else cleaned it
     }
@@ -99,11 +99,11 @@ export function processAlive(pid: number): boolean {
 export function syncDirectory(hostDir: string): void {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(hostDir, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
-    fs.fsyncSync(fd);
+    fd = openSync(hostDir, constants.O_RDONLY | constants.O_DIRECTORY);
+    fsyncSync(fd);
   } catch {
     // the change is made; only its durability across a power cut is not guaranteed
   } finally {
-    if (fd !== undefined) fs.closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
 }

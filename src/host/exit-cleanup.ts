@@ -4,7 +4,7 @@
  * 'exit' event, which process.exit() runs synchronously. A SIGKILL leaves them; the next run
  * cleans temp files (atomic-file.ts) and breaks the lock as stale (its pid is gone).
  */
-import * as fs from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 
 const pending = new Map<string, string | undefined>();
 let installed = false;
@@ -50,7 +50,7 @@ export function runExitCleanup(): void {
   children.clear();
   for (const [hostPath, content] of pending) {
     try {
-      if (content === undefined || fs.readFileSync(hostPath, 'utf8') === content) fs.unlinkSync(hostPath);
+      if (content === undefined || readFileSync(hostPath, 'utf8') === content) unlinkSync(hostPath);
     } catch {
       // already gone
     }

@@ -4,8 +4,8 @@
  * target is read under the root and ".." never climbs above it, so a node image mounted at
  * /mnt/node cannot make node-check read the host's /etc. Nothing here ever executes a file.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { type Stats, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { dirname, posix, resolve as pathResolve } from 'node:path';
 
 /** Linux allows 40 symlinks per lookup (MAXSYMLINKS); past that, ELOOP. */
 const MAX_SYMLINKS = 40;
@@ -60,7 +60,7 @@ export class RootFs {
   private readonly directories: Set<string> | undefined;
 
   constructor(root: string) {
-    this.root = path.resolve(root);
+    this.root = pathResolve(root);
     this.isHostRoot = this.root === '/';
     this.directories = !this.isHostRoot && PROC_FD ? new Set() : undefined;
   }
@@ -76,7 +76,7 @@ export class RootFs {
     if (nodePath.includes('\0')) return { ok: false, code: 'EINVAL' };
     // No lexical cleaning: "l/../x" follows l first, as the kernel does (issue 10, item 8).
     const raw = nodePath.startsWith('/') ? nodePath : `/${nodePath}`;
-    if (this.isHostRoot) return { ok: true, hostPath: raw, nodePath: path.posix.resolve(raw) };
+    if (this.isHostRoot) return { ok: true, hostPath: raw, nodePath: posix.resolve(raw) };
     const pending = raw.split('/').filter(Boolean);
     // The components resolved so far, and beside each its host path (the parts are plain names
     // here: '.', '..' and empty ones are handled below, so a concatenation is path.join's result).
@@ -99,11 +99,11 @@ export class RootFs {
         hostPaths.push(hostPath);
         continue;
       }
-      let st: fs.Stats | undefined;
+      let st: Stats | undefined;
       try {
         // ENOENT as undefined: no Error object (with its stack) for the commonest failure. (lstat
         // gives only ENOENT so; ENOTDIR and the rest still throw: test/host/root-fs.test.ts.)
-        st = fs.lstatSync(hostPath, NO_THROW_IF_NO_ENTRY);
+        st = lstatSync(hostPath, NO_THROW_IF_NO_ENTRY);
       } catch (error) {
         return { ok: false, code: errnoOf(error) };
       }
@@ -112,7 +112,7 @@ export class RootFs {
         if (++links > MAX_SYMLINKS) return { ok: false, code: 'ELOOP' };
         let target: string;
         try {
-          target = fs.readlinkSync(hostPath);
+          target = readlinkSync(hostPath);
         } catch (error) {
           return { ok: false, code: errnoOf(error) };
         }
@@ -149,7 +149,7 @@ export class RootFs {
     const r = this.resolve(nodePath, false);
     if (!r.ok) return undefined;
     try {
-      return fs.readlinkSync(r.hostPath);
+      return readlinkSync(r.hostPath);
     } catch {
       return undefined;
     }
@@ -161,16 +161,16 @@ export class RootFs {
     if (!r.ok) return r;
     let fd: number | undefined;
     try {
-      fd = fs.openSync(r.hostPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      fd = openSync(r.hostPath, constants.O_RDONLY | constants.O_NONBLOCK);
       if (!this.insideRoot(fd)) return { ok: false, code: OUTSIDE_ROOT };
-      const st = fs.fstatSync(fd);
+      const st = fstatSync(fd);
       if (st.isDirectory()) return { ok: false, code: 'EISDIR' };
       if (!st.isFile()) return { ok: false, code: 'EINVAL' };
       const chunks: Buffer[] = [];
       let total = 0;
       const buf = Buffer.allocUnsafe(64 * 1024);
       for (;;) {
-        const n = fs.readSync(fd, buf, 0, buf.length, null);
+        const n = readSync(fd, buf, 0, buf.length, null);
         if (n === 0) break;
         chunks.push(Buffer.from(buf.subarray(0, n)));
         total += n;
@@ -180,7 +180,7 @@ export class RootFs {
     } catch (error) {
       return { ok: false, code: errnoOf(error) };
     } finally {
-      if (fd !== undefined) fs.closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
     }
   }
 
@@ -190,16 +190,16 @@ export class RootFs {
     if (!r.ok) return r;
     let fd: number | undefined;
     try {
-      fd = fs.openSync(r.hostPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      fd = openSync(r.hostPath, constants.O_RDONLY | constants.O_NONBLOCK);
       if (!this.insideRoot(fd)) return { ok: false, code: OUTSIDE_ROOT };
-      if (!fs.fstatSync(fd).isFile()) return { ok: false, code: 'EINVAL' };
+      if (!fstatSync(fd).isFile()) return { ok: false, code: 'EINVAL' };
       const buf = Buffer.alloc(length);
-      const n = fs.readSync(fd, buf, 0, length, 0);
+      const n = readSync(fd, buf, 0, length, 0);
       return { ok: true, data: buf.subarray(0, n) };
     } catch (error) {
       return { ok: false, code: errnoOf(error) };
     } finally {
-      if (fd !== undefined) fs.closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
     }
   }
 
@@ -220,17 +220,17 @@ export class RootFs {
     if (r.lastIsFile !== true) return undefined;
     let fd: number | undefined;
     try {
-      fd = fs.openSync(r.hostPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+      fd = openSync(r.hostPath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
       if (!this.insideRoot(fd)) return undefined;
-      const st = fs.fstatSync(fd);
+      const st = fstatSync(fd);
       if (!st.isFile()) return undefined;
       const buf = Buffer.alloc(length);
-      const n = fs.readSync(fd, buf, 0, length, 0);
+      const n = readSync(fd, buf, 0, length, 0);
       return { stat: statResult(st), head: { ok: true, data: buf.subarray(0, n) } };
     } catch {
       return undefined;
     } finally {
-      if (fd !== undefined) fs.closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
     }
   }
 
@@ -241,16 +241,16 @@ export class RootFs {
     try {
       let listed = r.hostPath;
       if (this.verifies()) {
-        fd = fs.openSync(r.hostPath, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NONBLOCK);
+        fd = openSync(r.hostPath, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK);
         if (!this.insideRoot(fd)) return { ok: false, code: OUTSIDE_ROOT };
         listed = `/proc/self/fd/${fd}`;
       }
-      const entries = fs.readdirSync(listed, { withFileTypes: true });
+      const entries = readdirSync(listed, { withFileTypes: true });
       return { ok: true, entries: entries.map((e) => ({ name: e.name, isDirectory: e.isDirectory() })) };
     } catch (error) {
       return { ok: false, code: errnoOf(error) };
     } finally {
-      if (fd !== undefined) fs.closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
     }
   }
 
@@ -259,20 +259,20 @@ export class RootFs {
     if (!r.ok) return r;
     let fd: number | undefined;
     try {
-      let st: fs.Stats;
+      let st: Stats;
       if (this.verifies()) {
         // O_PATH opens anything (a FIFO without blocking, a symlink itself with O_NOFOLLOW).
-        fd = fs.openSync(r.hostPath, O_PATH | (follow ? 0 : fs.constants.O_NOFOLLOW));
+        fd = openSync(r.hostPath, O_PATH | (follow ? 0 : constants.O_NOFOLLOW));
         if (!this.insideRoot(fd, !follow)) return { ok: false, code: OUTSIDE_ROOT };
-        st = fs.fstatSync(fd);
+        st = fstatSync(fd);
       } else {
-        st = follow ? fs.statSync(r.hostPath) : fs.lstatSync(r.hostPath);
+        st = follow ? statSync(r.hostPath) : lstatSync(r.hostPath);
       }
       return statResult(st);
     } catch (error) {
       return { ok: false, code: errnoOf(error) };
     } finally {
-      if (fd !== undefined) fs.closeSync(fd);
+      if (fd !== undefined) closeSync(fd);
     }
   }
 
@@ -292,9 +292,9 @@ export class RootFs {
   private insideRoot(fd: number, symlink = false): boolean {
     if (!this.verifies()) return true;
     try {
-      this.realRoot ??= fs.realpathSync(this.root);
-      let opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
-      if (symlink) opened = path.dirname(opened);
+      this.realRoot ??= realpathSync(this.root);
+      let opened = readlinkSync(`/proc/self/fd/${fd}`);
+      if (symlink) opened = dirname(opened);
       return opened === this.realRoot || opened.startsWith(this.realRoot === '/' ? '/' : `${this.realRoot}/`);
     } catch {
       return false;
@@ -308,9 +308,9 @@ const NO_THROW_IF_NO_ENTRY = { throwIfNoEntry: false } as const;
 export const OUTSIDE_ROOT = 'EXDEV';
 /** Linux's O_PATH (not in fs.constants): open for fstat only, never blocks, never reads. */
 const O_PATH = 0o10000000;
-const PROC_FD = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 
-function statResult(st: fs.Stats): StatResult {
+function statResult(st: Stats): StatResult {
   return {
     ok: true,
     type: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other',

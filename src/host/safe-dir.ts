@@ -11,8 +11,8 @@
  * What Node cannot do: openat2(RESOLVE_IN_ROOT / RESOLVE_NO_SYMLINKS) in one call, O_PATH opens,
  * or fd-relative rename; the /proc paths stand in for all three.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { type Stats, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 export interface DirHandle {
   /** The directory's path on this machine, for messages. */
@@ -28,7 +28,7 @@ let procFd: boolean | undefined;
 function haveProcFd(): boolean {
   if (procFd === undefined) {
     try {
-      procFd = fs.statSync('/proc/self/fd').isDirectory();
+      procFd = statSync('/proc/self/fd').isDirectory();
     } catch {
       procFd = false;
     }
@@ -36,7 +36,7 @@ function haveProcFd(): boolean {
   return procFd;
 }
 
-const DIRECTORY = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY;
+const DIRECTORY = constants.O_RDONLY | constants.O_DIRECTORY;
 
 /**
  * Opens `base` (followed: it is the operator's --root, or "/") and then each of `parts` below it,
@@ -48,42 +48,42 @@ export function openDirectoryBelow(base: string, parts: readonly string[], optio
     if (part === '' || part === '.' || part === '..' || part.includes('/')) throw new UnsafeDirectoryError(`"${part}" is not a plain directory name`);
   }
   const mode = options.mode ?? 0o755;
-  let display = path.resolve(base);
+  let display = resolve(base);
   if (!haveProcFd()) return byPath(display, parts, options.create === true, mode);
 
-  let fd = fs.openSync(display, DIRECTORY);
+  let fd = openSync(display, DIRECTORY);
   try {
     for (const part of parts) {
-      const next = path.join(display, part);
+      const next = join(display, part);
       const inside = `/proc/self/fd/${fd}/${part}`;
       let child: number | undefined;
       for (let attempt = 0; child === undefined; attempt++) {
         try {
-          child = fs.openSync(inside, DIRECTORY | fs.constants.O_NOFOLLOW);
+          child = openSync(inside, DIRECTORY | constants.O_NOFOLLOW);
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code;
           // O_NOFOLLOW | O_DIRECTORY on a symlink: ELOOP or ENOTDIR, depending on the kernel.
           if (code === 'ELOOP' || code === 'ENOTDIR') throw notPlain(next, isSymlink(`/proc/self/fd/${fd}/${part}`) || code === 'ELOOP');
           if (code !== 'ENOENT' || attempt > 2) throw error;
           if (!options.create) {
-            fs.closeSync(fd);
+            closeSync(fd);
             return undefined;
           }
           try {
-            fs.mkdirSync(inside, { mode });
+            mkdirSync(inside, { mode });
             syncFd(fd);
           } catch (mkdirError) {
             if ((mkdirError as NodeJS.ErrnoException).code !== 'EEXIST') throw mkdirError;
           }
         }
       }
-      fs.closeSync(fd);
+      closeSync(fd);
       fd = child;
       display = next;
     }
   } catch (error) {
     try {
-      fs.closeSync(fd);
+      closeSync(fd);
     } catch {
       // already closed
     }
@@ -95,7 +95,7 @@ export function openDirectoryBelow(base: string, parts: readonly string[], optio
     path: display,
     at: `/proc/self/fd/${held}`,
     close: () => {
-      if (open) fs.closeSync(held);
+      if (open) closeSync(held);
       open = false;
     },
   };
@@ -104,16 +104,16 @@ export function openDirectoryBelow(base: string, parts: readonly string[], optio
 function byPath(base: string, parts: readonly string[], create: boolean, mode: number): DirHandle | undefined {
   let host = base;
   for (const part of parts) {
-    const next = path.join(host, part);
-    let st: fs.Stats | undefined;
+    const next = join(host, part);
+    let st: Stats | undefined;
     try {
-      st = fs.lstatSync(next);
+      st = lstatSync(next);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     if (!st) {
       if (!create) return undefined;
-      fs.mkdirSync(next, { mode });
+      mkdirSync(next, { mode });
     } else if (st.isSymbolicLink() || !st.isDirectory()) {
       throw notPlain(next, st.isSymbolicLink());
     }
@@ -128,7 +128,7 @@ function notPlain(hostPath: string, symlink: boolean): UnsafeDirectoryError {
 
 function isSymlink(hostPath: string): boolean {
   try {
-    return fs.lstatSync(hostPath).isSymbolicLink();
+    return lstatSync(hostPath).isSymbolicLink();
   } catch {
     return false;
   }
@@ -136,7 +136,7 @@ function isSymlink(hostPath: string): boolean {
 
 function syncFd(fd: number): void {
   try {
-    fs.fsyncSync(fd);
+    fsyncSync(fd);
   } catch {
     // durability only
   }

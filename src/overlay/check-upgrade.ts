@@ -3,7 +3,7 @@
  * is now, then through an OverlayRootFs with the configurations laid over it, and the second
  * report, with an `upgrade` section, is the answer. The root is never written.
  */
-import * as posix from 'node:path/posix';
+import { posix } from 'node:path';
 import { discoverNode } from '../discover/discover-node.js';
 import type { KubeletFlavor } from '../kubelet/flavor.js';
 import { evaluate } from '../evaluate/evaluate.js';

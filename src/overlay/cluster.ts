@@ -15,7 +15,7 @@
  * MachineConfigPool API (spec.configuration, spec.nodeSelector).
  */
 import * as https from 'node:https';
-import * as fs from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { OverlayInput } from './check-upgrade.js';
 import { MAX_INPUT_BYTES } from './ignition.js';
 
@@ -39,8 +39,8 @@ export function inClusterClient(env: Readonly<Record<string, string | undefined>
   const port = env['KUBERNETES_SERVICE_PORT'] ?? '443';
   if (!host) return { problem: 'KUBERNETES_SERVICE_HOST is not set: not running in a pod' };
   try {
-    const token = fs.readFileSync(`${dir}/token`, 'utf8').trim();
-    const ca = fs.readFileSync(`${dir}/ca.crt`);
+    const token = readFileSync(`${dir}/token`, 'utf8').trim();
+    const ca = readFileSync(`${dir}/ca.crt`);
     const hostPart = host.includes(':') ? `[${host}]` : host;
     return { baseUrl: `https://${hostPart}:${port}`, token, ca, timeoutMs };
   } catch (error) {

@@ -24,7 +24,7 @@
  * unit names with "/", YAML bombs, oversized input) make the whole file unusable: OverlayInputError.
  */
 import { gunzipSync } from 'node:zlib';
-import * as posix from 'node:path/posix';
+import { posix } from 'node:path';
 import { parseDocument } from 'yaml';
 
 /** Largest input file node-check reads (a rendered worker MachineConfig is a few hundred KiB). */

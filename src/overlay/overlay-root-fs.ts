@@ -16,8 +16,7 @@
  * read or stat'ed: the size is part of the contents), so the caller can say which changed paths
  * decided and answer "cannot tell" honestly.
  */
-import * as path from 'node:path';
-import * as posix from 'node:path/posix';
+import { join, posix } from 'node:path';
 import { RootFs, type DirEntryFacts, type ErrnoCode, type ReadResult, type StatResult } from '../host/root-fs.js';
 import type { EntryContents, Layer, LayerEntry } from './ignition.js';
 
@@ -110,7 +109,7 @@ export class OverlayRootFs extends RootFs {
   override resolve(nodePath: string, followLast = true): { ok: true; hostPath: string; nodePath: string } | { ok: false; code: ErrnoCode } {
     const found = this.find(nodePath, followLast);
     if (!found.ok) return found;
-    return { ok: true, hostPath: path.join(this.root, found.nodePath), nodePath: found.nodePath };
+    return { ok: true, hostPath: join(this.root, found.nodePath), nodePath: found.nodePath };
   }
 
   override stat(nodePath: string): StatResult {

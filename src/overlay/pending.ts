@@ -5,8 +5,8 @@
  * 0 it would not, absent when node-check cannot tell (then ..._unknown is 1), so that the alert
  * "this configuration will stop kubelet on this node" never fires on a guess.
  */
-import * as fs from 'node:fs';
-import * as posix from 'node:path/posix';
+import { type Stats, readdirSync, statSync } from 'node:fs';
+import { posix } from 'node:path';
 import { checkNode, type OverlayInput } from '../check-node.js';
 import type { FallbackStatus } from '../model/report.js';
 import { escapeUnprintable } from '../render/printable.js';
@@ -30,9 +30,9 @@ export interface PendingResult {
 export function pendingConfigFiles(args: readonly string[]): string[] {
   const files: string[] = [];
   for (const arg of args) {
-    let st: fs.Stats | undefined;
+    let st: Stats | undefined;
     try {
-      st = fs.statSync(arg);
+      st = statSync(arg);
     } catch {
       files.push(arg); // reported as unreadable by the check
       continue;
@@ -43,7 +43,7 @@ export function pendingConfigFiles(args: readonly string[]): string[] {
     }
     let names: string[] = [];
     try {
-      names = fs.readdirSync(arg).filter((n) => CONFIG_FILE.test(n) && !n.startsWith('.')).sort();
+      names = readdirSync(arg).filter((n) => CONFIG_FILE.test(n) && !n.startsWith('.')).sort();
     } catch {
       files.push(arg);
       continue;

@@ -1,5 +1,5 @@
 /** Reads what --machine-config names (a file, or standard input for "-") into OverlayInputs, bounded; I/O at the edge. */
-import * as fs from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { OverlayInput } from './check-upgrade.js';
 import { MAX_INPUT_BYTES } from './ignition.js';
 
@@ -21,12 +21,12 @@ export function readOverlayInputs(args: readonly OverlayArg[], readStdin: () => 
         stdinUsed = true;
         return { kind: 'machine-config', origin: '-', data: readStdin() };
       }
-      const fd = fs.openSync(arg.value, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      const fd = openSync(arg.value, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
-        if (!fs.fstatSync(fd).isFile()) return { kind: 'machine-config', origin, error: 'not a regular file (a directory of configs is for `serve`; pass each file)' };
+        if (!fstatSync(fd).isFile()) return { kind: 'machine-config', origin, error: 'not a regular file (a directory of configs is for `serve`; pass each file)' };
         return { kind: 'machine-config', origin, data: readBounded(fd) };
       } finally {
-        fs.closeSync(fd);
+        closeSync(fd);
       }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -42,7 +42,7 @@ function readBounded(fd: number): Buffer {
   for (;;) {
     let n: number;
     try {
-      n = fs.readSync(fd, buf, 0, buf.length, null);
+      n = readSync(fd, buf, 0, buf.length, null);
     } catch (error) {
       // A non-blocking stdin with nothing yet: wait a little and retry.
       if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {

@@ -10,15 +10,15 @@
  * is replaced atomically (src/host/). Two runs at once may lose one's update (never two of one
  * unit: systemd runs a unit's commands in turn); the cost is at most one extra entry.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import { openDirectoryBelow } from '../host/safe-dir.js';
 import { replaceFileAtomically } from '../host/atomic-file.js';
 import { MAX_ENTRIES_PER_SCOPE, MAX_SCOPES, REPEAT_STATE_VERSION, type RepeatState, type ScopeState, type SeenEntry } from './journal-repeats.js';
 
 export const REPEAT_STATE_PATH = '/run/node-check/journal/repeats.json';
-const DIR_PARTS = path.posix.dirname(REPEAT_STATE_PATH).split('/').filter(Boolean);
-const FILE_NAME = path.posix.basename(REPEAT_STATE_PATH);
+const DIR_PARTS = posix.dirname(REPEAT_STATE_PATH).split('/').filter(Boolean);
+const FILE_NAME = posix.basename(REPEAT_STATE_PATH);
 /** Far above what the bounds in journal-repeats.ts let the file grow to (about 80 KiB). */
 export const MAX_STATE_BYTES = 256 * 1024;
 
@@ -32,7 +32,7 @@ export function readRepeatState(root: string): StateReading {
   const dir = openDirectoryBelow(root, DIR_PARTS);
   if (dir === undefined) return { kind: 'read', state: undefined };
   try {
-    return { kind: 'read', state: parseRepeatState(readBounded(path.join(dir.at, FILE_NAME))) };
+    return { kind: 'read', state: parseRepeatState(readBounded(join(dir.at, FILE_NAME))) };
   } finally {
     dir.close();
   }
@@ -51,20 +51,20 @@ export function writeRepeatState(root: string, state: RepeatState): void {
 function readBounded(file: string): string | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return undefined; // missing, or a symlink: no record
   }
   try {
-    const stat = fs.fstatSync(fd);
+    const stat = fstatSync(fd);
     if (!stat.isFile() || stat.size > MAX_STATE_BYTES) return undefined;
     const buffer = Buffer.alloc(MAX_STATE_BYTES + 1);
-    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
     return length > MAX_STATE_BYTES ? undefined : buffer.subarray(0, length).toString('utf8');
   } catch {
     return undefined;
   } finally {
-    fs.closeSync(fd);
+    closeSync(fd);
   }
 }
 

@@ -4,7 +4,7 @@
  * node-check cannot say it is missing: it is "not checked" (like the host facts) and never changes
  * the answer. A directory that exists without the binary is a real 203/EXEC.
  */
-import * as posix from 'node:path/posix';
+import { posix } from 'node:path';
 import type { NodeModel } from '../model/node.js';
 import { factFor } from '../credentials/registration.js';
 

@@ -6,7 +6,7 @@
  * the target name is looked up instead (a link to the same name is ignored); an instance falls
  * back to its template. Masking is decided by the caller.
  */
-import * as path from 'node:path';
+import { posix } from 'node:path';
 import type { RootFs } from '../host/root-fs.js';
 import { isInSearchPath, UNIT_SEARCH_PATHS } from './unit-search-paths.js';
 import { parseUnitName, type UnitName } from './unit-name.js';
@@ -63,9 +63,9 @@ function findEntry(fs: RootFs, name: string): Entry {
     if (st.type !== 'symlink') continue;
     const raw = fs.readlink(candidate);
     if (raw === undefined) continue;
-    const target = path.posix.resolve(dir, raw);
+    const target = posix.resolve(dir, raw);
     if (!isInSearchPath(target)) return { kind: 'found', path: candidate };
-    const targetName = path.posix.basename(target);
+    const targetName = posix.basename(target);
     // A link to the same name elsewhere in the search path has no effect ("self-alias").
     if (targetName === name) continue;
     const targetUnit = parseUnitName(targetName);

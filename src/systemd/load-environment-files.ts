@@ -4,7 +4,7 @@
  * leading "-" makes a missing or unloadable file harmless; otherwise systemd refuses to start the
  * unit. Files that node-check itself cannot read (permissions, I/O) make the result unknown.
  */
-import * as path from 'node:path';
+import { posix } from 'node:path';
 import { goErrnoText, type RootFs } from '../host/root-fs.js';
 import type { EnvironmentFileRef, UnitDiagnostic } from '../model/service.js';
 import { parseEnvFile } from './env-file.js';
@@ -88,12 +88,12 @@ export function expandGlob(fs: RootFs, pattern: string): string[] {
     const next: string[] = [];
     for (const dir of current) {
       if (!matches) {
-        next.push(path.posix.join(dir, component));
+        next.push(posix.join(dir, component));
         continue;
       }
       const listed = fs.readdir(dir);
       if (!listed.ok) continue;
-      for (const entry of listed.entries) if (matches(entry.name)) next.push(path.posix.join(dir, entry.name));
+      for (const entry of listed.entries) if (matches(entry.name)) next.push(posix.join(dir, entry.name));
     }
     current = next;
   }

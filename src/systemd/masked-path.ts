@@ -4,7 +4,7 @@
  * link to "/dev/null" points into the image, where /dev/null may not exist, so the link text is
  * checked as well as what stat() finds.
  */
-import * as path from 'node:path';
+import { posix } from 'node:path';
 import type { RootFs } from '../host/root-fs.js';
 
 const MAX_LINKS = 40;
@@ -16,7 +16,7 @@ export function isMaskedPath(fs: RootFs, nodePath: string): boolean {
     if (!st.ok || st.type !== 'symlink') break;
     const target = fs.readlink(current);
     if (target === undefined) break;
-    current = path.posix.resolve(path.posix.dirname(current), target);
+    current = posix.resolve(posix.dirname(current), target);
     if (current === '/dev/null') return true;
   }
   const st = fs.stat(nodePath);
