@@ -21,7 +21,9 @@ export interface GoJsonMember {
   readonly value: GoJson;
 }
 
-/** The Value word of a json.UnmarshalTypeError for a JSON value of this kind. */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/** encoding/json's maxNestingDepth (scanner.go). */
 const MAX_NESTING_DEPTH = 10000;
 
 /** checkValid: undefined when data is one valid JSON value, else Go's SyntaxError text. */
@@ -460,6 +462,8 @@ function readString(data: Uint8Array, start: number): { value: string; end: numb
  * non-ASCII runes that fold onto ASCII (U+212A Kelvin sign to K, U+017F long s to S).
  */
 export function goJsonFoldKey(key: string): string {
+  // ASCII (every key node-check has seen): toUpperCase maps exactly a-z there.
+  if (ASCII_ONLY.test(key)) return key.toUpperCase();
   let out = '';
   for (const ch of key) {
     if (ch === '\u212a') out += 'K';
