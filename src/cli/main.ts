@@ -3,9 +3,11 @@ import { runCli } from './program.js';
 import { ExitCode } from '../model/report.js';
 import { stderrIsJournal } from '../discover/own-process.js';
 import { forStderr } from './stderr-priority.js';
+import { isTerminal, outputTo } from './stdio.js';
 
 /** Keep `<N>` priority prefixes only when stderr is the journal, never on a terminal. */
 const toJournal = stderrIsJournal(process.env);
+const stdoutIsTTY = isTerminal(1);
 
 /**
  * SIGTERM and SIGINT end every command promptly (issue 10, item 5: a preflight waiting on the
@@ -25,34 +27,31 @@ const shutdownSignal = new Promise<string>((resolve) => {
         resolve(signal);
         return;
       }
-      process.stderr.write(forStderr(`<5>node-check: ${signal}: stopped\n`, toJournal));
+      writeStderr(forStderr(`<5>node-check: ${signal}: stopped\n`, toJournal));
       process.exit(SIGNAL_EXIT[signal]);
     });
   }
 });
 
 /**
- * A reader that goes away (`node-check -o json | head`) or a full disk under a redirect is not a
- * reason for an unhandled 'error' event and its stack trace: stop writing and exit with the
- * command's answer, saying so unless it is the reader that left (as a shell tool on SIGPIPE).
+ * Output goes to the descriptors directly (stdio.ts). A reader that goes away (`node-check -o json
+ * | head`) or a full disk under a redirect stops that output, said in one line unless it is the
+ * reader that left (as a shell tool on SIGPIPE); the command still answers with its exit code.
  */
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE' && stream === process.stdout) {
-      process.stderr.write(`node-check: cannot write the output: ${error.code ?? error.message}\n`);
-    }
-    process.exit();
-  });
-}
+const writeStderr = outputTo(2, () => undefined);
+const writeStdout = outputTo(1, (error) => {
+  if (error.code !== 'EPIPE') writeStderr(`node-check: cannot write the output: ${error.code ?? error.message}\n`);
+});
 
 async function main(): Promise<void> {
   try {
     process.exitCode = await runCli(process.argv.slice(2), {
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(forStderr(text, toJournal)),
+      stdout: writeStdout,
+      stderr: (text) => writeStderr(forStderr(text, toJournal)),
       env: process.env,
-      stdoutIsTTY: process.stdout.isTTY === true,
-      ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+      stdoutIsTTY,
+      // A terminal's width (help is laid out to fit it): only then is process.stdout made.
+      ...(stdoutIsTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
       stderrIsJournal: toJournal,
       shutdownSignal,
       claimShutdown: () => {
@@ -62,10 +61,10 @@ async function main(): Promise<void> {
   } catch (error) {
     // A bug in node-check itself: one line, no stack trace, and its own exit code (EX_SOFTWARE),
     // never one that reads as an answer.
-    process.stderr.write(`node-check: internal error: ${(error as Error)?.message ?? String(error)}\n`);
+    writeStderr(`node-check: internal error: ${(error as Error)?.message ?? String(error)}\n`);
     // Unless someone is reading a crash (`node --enable-source-maps …bundle.cjs`, docs/operations.md):
     // then the stack, which Node maps back to src/ through the bundle's source map.
-    if (process.sourceMapsEnabled && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    if (process.sourceMapsEnabled && error instanceof Error && error.stack) writeStderr(`${error.stack}\n`);
     process.exitCode = ExitCode.internal;
   }
   // The command has answered. Work it abandoned (preflight's budget ran out) must not keep the

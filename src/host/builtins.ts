@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 interface LazyBuiltins {
   'node:child_process': typeof import('node:child_process');
   'node:crypto': typeof import('node:crypto');
+  'node:net': typeof import('node:net');
+  'node:tty': typeof import('node:tty');
 }
 
 let requireHere: NodeJS.Require | undefined;

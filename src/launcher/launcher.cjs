@@ -119,10 +119,10 @@ function writeCache(data) {
 // Set before the bundle is compiled: V8 keys its code cache to the flags.
 //
 // Node's own code cache for its built-in modules is keyed to the flags too: a built-in first
-// loaded after this line compiles from source (node:net 1.4 ms instead of 0.4). So the ones the
-// commands load anyway are loaded first: net (and with it stream) for stdout and stderr pipes,
-// and two that the bundle requires by name (process, by the yaml package; path/posix).
-for (const name of ['node:process', 'node:path/posix', 'node:net']) require(name);
+// loaded after this line compiles from source (node:net 1.4 ms instead of 0.4). The start path
+// loads none but node:process, which the yaml package requires by name: it is loaded first.
+// (Output goes to the descriptors directly, src/cli/stdio.ts, so net and tty are not needed.)
+require('node:process');
 v8.setFlagsFromString('--no-opt --semi-space-growth-factor=1');
 const cachedData = readCache();
 // The bundle is already wrapped as a CommonJS module (scripts/build.mjs), and ASCII.
