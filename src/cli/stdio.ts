@@ -41,10 +41,17 @@ export function outputTo(fd: number, failed: (error: NodeJS.ErrnoException) => v
   };
 }
 
-/** isatty(fd), without loading node:tty (and with it node:net) where it cannot be one: only a character device can. */
+/** Linux's memory devices (/dev/null, /dev/zero, /dev/full, /dev/random…): never a terminal. */
+const MEM_MAJOR = 1;
+
+/**
+ * isatty(fd), without loading node:tty (and with it node:net) where it cannot be one: only a
+ * character device can, and not /dev/null (where `> /dev/null` sends output).
+ */
 export function isTerminal(fd: number): boolean {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice() || ((st.rdev >> 8) & 0xfff) === MEM_MAJOR) return false;
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 /** Output written to the descriptors directly (issue 12): everything arrives, and failures are answers, not crashes. */
 import t from 'tap';
-import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import * as path from 'node:path';
 import { isTerminal, outputTo, writeAll } from '../../src/cli/stdio.js';
@@ -59,4 +59,17 @@ t.test('isTerminal: not a pipe, a file or /dev/null (a character device that is 
   t.equal(isTerminal(devNull), false, '/dev/null');
   closeSync(devNull);
   t.equal(isTerminal(987), false, 'a descriptor that is not open');
+});
+
+t.test('isTerminal: a pseudo-terminal is one (through node:tty), where `script` can make one', async (t) => {
+  const dir = t.testdir();
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  writeFileSync(path.join(dir, 'probe.mts'), `import { isTerminal } from ${JSON.stringify(new URL('../../src/cli/stdio.ts', import.meta.url).href)};\nprocess.stdout.write(String(isTerminal(1)));\n`);
+  writeFileSync(path.join(dir, 'probe.sh'), [process.execPath, ...process.execArgv, path.join(dir, 'probe.mts')].map(quote).join(' ') + '\n');
+  const run = spawnSync('script', ['-qec', `sh ${quote(path.join(dir, 'probe.sh'))}`, '/dev/null'], { encoding: 'utf8' });
+  if (run.error) {
+    t.skip('script(1) is not installed: no pseudo-terminal to test with');
+    return;
+  }
+  t.match(run.stdout, /true/, 'a pty is a terminal');
 });
