@@ -5,6 +5,7 @@ import { closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node
 import { once } from 'node:events';
 import * as path from 'node:path';
 import { isTerminal, outputTo, writeAll } from '../../src/cli/stdio.js';
+import { skipLoudly } from '../harness/tools.js';
 
 const pipeFd = (stream: unknown): number => (stream as { _handle: { fd: number } })._handle.fd;
 
@@ -67,9 +68,6 @@ t.test('isTerminal: a pseudo-terminal is one (through node:tty), where `script` 
   writeFileSync(path.join(dir, 'probe.mts'), `import { isTerminal } from ${JSON.stringify(new URL('../../src/cli/stdio.ts', import.meta.url).href)};\nprocess.stdout.write(String(isTerminal(1)));\n`);
   writeFileSync(path.join(dir, 'probe.sh'), [process.execPath, ...process.execArgv, path.join(dir, 'probe.mts')].map(quote).join(' ') + '\n');
   const run = spawnSync('script', ['-qec', `sh ${quote(path.join(dir, 'probe.sh'))}`, '/dev/null'], { encoding: 'utf8' });
-  if (run.error) {
-    t.skip('script(1) is not installed: no pseudo-terminal to test with');
-    return;
-  }
+  if (run.error) return skipLoudly(t, 'script(1) (util-linux/bsdutils) is not installed: no pseudo-terminal to test with');
   t.match(run.stdout, /true/, 'a pty is a terminal');
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { kubeletConfigFileError, loadKubeletConfigFile } from '../../../src/kubelet/config/load.js';
+import { KUBELET_CONFIG_FIELDS } from '../../../src/kubelet/data/kubelet-config-fields.js';
 
 // pkg/kubelet/kubeletconfig/configfiles fsLoader.Load + cmd/kubelet/app/server.go loadConfigFile,
 // codec.DecodeKubeletConfiguration (strict, then lenient).
@@ -205,4 +206,9 @@ t.test('relative paths in the file are resolved before validation (podLogsDir fr
 
 t.test('a relative --config path is not decided here', async (t) => {
   t.match(loadKubeletConfigFile(30, 'config.yaml', Buffer.from(HEAD)), { undecidable: /relative/ });
+});
+
+t.test('the top-level field table, derived from the struct rows, is the extract\'s field list for every minor (issue 12)', async (t) => {
+  const extract = JSON.parse(readFileSync(new URL('../../../scripts/generate/sources/kubelet-config/fields.json', import.meta.url), 'utf8')) as Record<string, { fields: Record<string, string> }>;
+  for (const [minor, { fields }] of Object.entries(extract)) t.same(KUBELET_CONFIG_FIELDS[Number(minor)], fields, `1.${minor}`);
 });
