@@ -18,6 +18,8 @@ export function writeAll(fd: number, text: string): NodeJS.ErrnoException | unde
     try {
       offset += writeSync(fd, bytes, offset, bytes.length - offset);
     } catch (error) {
+      // Not a system error (no errno): a bug, not a failed output.
+      if (typeof (error as NodeJS.ErrnoException).errno !== 'number') throw error;
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return error as NodeJS.ErrnoException;
       Atomics.wait(pause, 0, 0, 1);
     }

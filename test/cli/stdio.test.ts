@@ -71,3 +71,7 @@ t.test('isTerminal: a pseudo-terminal is one (through node:tty), where `script` 
   if (run.error) return skipLoudly(t, 'script(1) (util-linux/bsdutils) is not installed: no pseudo-terminal to test with');
   t.match(run.stdout, /true/, 'a pty is a terminal');
 });
+
+t.test('an error that is no system error (a bug) is thrown, not taken for a failed output', async (t) => {
+  t.throws(() => writeAll(-1.5, 'x'), { code: 'ERR_OUT_OF_RANGE' }, "Node's argument check: a code, but no errno");
+});

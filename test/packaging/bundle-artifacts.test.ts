@@ -56,9 +56,9 @@ t.test('the bundle names its source map, which maps bundle positions back to src
 
 t.test('a crash: one line normally; under node --enable-source-maps, the stack in src/ terms', async (t) => {
   if (!needDist(t)) return;
-  // A stand-in bug: the first write to stdout throws, inside the command (explain).
+  // A stand-in bug: the first write to stdout (fd 1, src/cli/stdio.ts) throws, inside the command (explain).
   const dir = t.testdir({
-    'bug.cjs': "const write = process.stdout.write; let first = true;\nprocess.stdout.write = function (...args) { if (first) { first = false; throw new TypeError('stand-in bug'); } return write.apply(this, args); };\n",
+    'bug.cjs': "const fs = require('node:fs'); const write = fs.writeSync; let first = true;\nfs.writeSync = function (fd, ...args) { if (fd === 1 && first) { first = false; throw new TypeError('stand-in bug'); } return write.call(this, fd, ...args); };\n",
   });
   // tap adds its coverage hook to every child's NODE_OPTIONS, and that hook turns source maps on.
   const crash = (flags: readonly string[]) =>
