@@ -93,7 +93,19 @@ export function parseConfigFile(text: string, path: string): Partial<Settings> {
   return validate(settings as Partial<Settings>, path);
 }
 
+/** The unit types systemd knows (src/basic/unit-def.c unit_type_table, systemd v252). */
+const UNIT_TYPE_SUFFIXES = ['.service', '.socket', '.target', '.device', '.mount', '.automount', '.swap', '.timer', '.path', '.slice', '.scope'];
+
+/**
+ * systemctl's habit: a unit named without a type suffix means NAME.service (unit_name_mangle() in
+ * src/basic/unit-name.c, systemd v252), so `--unit kubelet` is kubelet.service.
+ */
+export function unitName(name: string): string {
+  return UNIT_TYPE_SUFFIXES.some((suffix) => name.endsWith(suffix) && name.length > suffix.length) ? name : `${name}.service`;
+}
+
 export function validate<T extends Partial<Settings>>(settings: T, origin: string): T {
+  if (settings.unit) settings = { ...settings, unit: unitName(settings.unit) };
   if (settings.timeoutSeconds !== undefined && !(settings.timeoutSeconds > 0 && settings.timeoutSeconds <= 300)) {
     throw new SettingsError(`${origin}: timeout must be between 0 and 300 seconds`);
   }

@@ -24,13 +24,13 @@ export interface OptionSpec {
 /** The options shared by several commands; a command may override the description (CommandSpec.local). */
 export const OPTIONS = {
   root: { type: 'string', value: 'DIR', default: '/', describe: 'read the node from this directory (nothing under it is executed)' },
-  unit: { type: 'string', value: 'NAME', default: 'kubelet.service', describe: 'kubelet unit name' },
+  unit: { type: 'string', value: 'NAME', default: 'kubelet.service', describe: 'kubelet unit name (NAME without a suffix means NAME.service, as in systemctl)' },
   'kubelet-version': { type: 'string', value: 'X.Y.Z', describe: 'kubelet version (otherwise `kubelet --version` is asked, on the live root only)' },
   'kubelet-flavor': { type: 'string', value: 'FLAVOR', choices: ['upstream', 'openshift'], default: "from the node's evidence", describe: "whose kubelet runs (OpenShift's only warns about unknown feature gates)" },
   output: { type: 'string', value: 'FORMAT', alias: 'o', choices: ['text', 'json'], default: 'text', describe: 'report format (json: see docs/json.md)' },
   color: { type: 'boolean', negatable: true, describe: 'colour the text report (default: only on a terminal)' },
   verbose: { type: 'boolean', describe: 'also list the files read, which file set each setting, and where the kubelet version came from' },
-  ignore: { type: 'string', value: 'ID', repeatable: true, describe: 'demote this finding (as kubeadm --ignore-preflight-errors): reported as ignored, no longer sets the exit code; repeatable' },
+  ignore: { type: 'string', value: 'ID', repeatable: true, describe: 'demote this finding (as kubeadm --ignore-preflight-errors): reported as ignored, no longer sets the exit code; repeatable, comma-separated, any case; "all" for every finding' },
   'config-file': { type: 'string', value: 'FILE', default: '$NODE_CHECK_CONFIG or /etc/node-check/config.yaml', describe: 'node-check settings file' },
   'machine-config': { type: 'string', value: 'FILE', repeatable: true, describe: 'answer for the node after applying this MachineConfig or Ignition config (a file, "-" = stdin); repeatable, applied in order' },
   overlay: { type: 'string', value: 'DIR', repeatable: true, describe: 'answer for the node after laying this directory tree over it; repeatable, combines with --machine-config in command-line order' },

@@ -15,6 +15,7 @@ import { runCompletion } from './commands/completion.js';
 import { VERSION } from '../version.js';
 import { COMMANDS, OPTIONS, optionFor, optionsOf, type CommandSpec, type OptionSpec } from './options.js';
 import { didYouMean, unknownIgnoreIds } from './suggest.js';
+import { readIgnoreList } from '../evaluate/ignore.js';
 import { allFindingKinds } from '../catalog/findings.js';
 import { fastPath as plainCommandLine } from './fast-path.js';
 
@@ -300,14 +301,16 @@ function loadSettings(parsed: Record<string, unknown>, io: CliIo): Settings {
   );
   // The ids of the settings file and of the flags together; each must be a known finding id.
   const knownIds = allFindingKinds().map((kind) => kind.id);
-  const flagIgnores = (parsed['ignore'] as string[] | undefined) ?? [];
-  for (const [ids, origin] of [[fromFile.ignore ?? [], file], [flagIgnores, '--ignore']] as const) {
-    const unknown = unknownIgnoreIds(ids, knownIds);
+  const ignore: string[] = [];
+  for (const [words, origin] of [[fromFile.ignore ?? [], file], [(parsed['ignore'] as string[] | undefined) ?? [], '--ignore']] as const) {
+    const list = readIgnoreList(words, knownIds);
+    const unknown = unknownIgnoreIds(list.unknown, knownIds);
     if (unknown.length > 0) {
       throw new UsageError(`${origin}: unknown finding id${unknown.length > 1 ? 's' : ''} ${unknown.map(({ id, close }) => `"${id}"${close.length > 0 ? ` (did you mean ${close.join(', ')}?)` : ''}`).join(', ')}; \`node-check explain <id>\` and docs/findings.md list them`);
     }
+    if (list.problem) throw new UsageError(`${origin}: ${list.problem}`);
+    for (const id of list.ids) if (!ignore.includes(id)) ignore.push(id);
   }
-  const ignore = [...new Set([...(fromFile.ignore ?? []), ...flagIgnores])];
   const colorWanted = parsed['color'] as boolean | undefined;
   const color = colorWanted ?? (io.stdoutIsTTY && io.env['NO_COLOR'] === undefined && io.env['TERM'] !== 'dumb');
   return mergeSettings(fromFile, fromFlags, { color, ignore, verbose: parsed['verbose'] === true });

@@ -170,6 +170,30 @@ t.test('--ignore demotes a known finding, says so, and the exit code follows the
   t.match(type.stderr, /type\.yaml: setting "ignore" must be a list of strings/);
 });
 
+t.test("--ignore and --unit follow kubeadm's and systemctl's habits", async (t) => {
+  const dir = t.testdir();
+  const root = brokenAcrNode(path.join(dir, 'root'));
+  const base = ['check', '--root', root, '--kubelet-version', '1.28.7', '-o', 'json'];
+  const all = await cli([...base, '--ignore', 'all']);
+  t.equal(all.status, 0, '--ignore all demotes every finding');
+  t.same(JSON.parse(all.stdout).ignored, { ids: ['all'], findings: JSON.parse(all.stdout).findings.length, verdictIgnored: true });
+  const anyCase = await cli([...base, '--ignore', 'Bin-Dir-Missing,PLUGIN-binary-missing']);
+  t.equal(anyCase.status, 0, 'ids in any case, comma-separated');
+  t.same(JSON.parse(anyCase.stdout).ignored.ids, ['bin-dir-missing', 'plugin-binary-missing'], 'named as the catalog spells them');
+  const mixed = await cli([...base, '--ignore', 'all,plugin-binary-missing']);
+  t.equal(mixed.status, 64);
+  t.match(mixed.stderr, /--ignore: don't name single finding ids beside "all"/);
+  const typoInList = await cli([...base, '--ignore', 'plugin-binary-missing,nope']);
+  t.equal(typoInList.status, 64);
+  t.match(typoInList.stderr, /--ignore: unknown finding id "nope"/);
+
+  const shortUnit = await cli([...base, '--unit', 'kubelet']);
+  const fullUnit = await cli([...base, '--unit', 'kubelet.service']);
+  t.equal(shortUnit.status, fullUnit.status);
+  t.equal(JSON.parse(shortUnit.stdout).kubelet.unit, 'kubelet.service', '--unit kubelet means kubelet.service, as in systemctl');
+  t.same(JSON.parse(shortUnit.stdout).findings, JSON.parse(fullUnit.stdout).findings);
+});
+
 t.test('--verbose: the files read, which drop-in won ExecStart, Environment and each kubelet config field, and the version source', async (t) => {
   const top = t.testdir();
   const root = brokenAcrNode(path.join(top, 'root'), {
