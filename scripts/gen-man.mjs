@@ -49,6 +49,7 @@ lines.push(
   '.TP', '.B 1', 'kubelet is predicted to fail to start.',
   '.TP', '.B 2', 'node\\-check cannot tell.',
   '.TP', '.B 64', 'usage error: a bad flag or argument, a flag without its value, a bad settings file.',
+  '.TP', '.B 66', 'a path named on the command line is not there: \\fB\\-\\-root\\fR is not a directory, a \\fB\\-\\-machine\\-config\\fR file or an \\fB\\-\\-overlay\\fR directory is missing.',
   '.TP', '.B 70', 'internal error: a bug in node\\-check, never an answer.',
   '.TP', '.B 143, 130', 'stopped by SIGTERM, SIGINT.',
   '.SH FILES',

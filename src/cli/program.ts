@@ -2,13 +2,13 @@
  * The command line: parses flags with yargs, loads settings once (defaults, config file, flags),
  * dispatches to a command and returns its exit code. Usage errors exit 64 (DESIGN §4.2).
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import type { CliIo } from './io.js';
 import { DEFAULT_CONFIG_FILE, mergeSettings, parseConfigFile, SettingsError, validate, type Settings } from '../settings.js';
 import { ExitCode } from '../model/report.js';
 import { parseKubeletVersion } from '../kubelet/version.js';
-import { prepareCheckArgs, runCheck } from './commands/check.js';
+import { prepareCheckArgs, runCheck, type OverlayArg } from './commands/check.js';
 import { runExplain } from './commands/explain.js';
 import { runPreflight } from './commands/preflight.js';
 import { runCompletion } from './commands/completion.js';
@@ -133,7 +133,37 @@ function afterParsing(argv: readonly string[], parsed: Record<string, unknown>, 
     }
     throw error;
   }
+  const missing = spec.readsSettings === false ? undefined : missingInput(settings, (parsed['overlays'] as readonly OverlayArg[] | undefined) ?? []);
+  if (missing) {
+    io.stderr(`node-check: ${missing}\n`);
+    return { exitCode: ExitCode.noInput };
+  }
   return { command: RUN[spec.name]!, settings, args: parsed };
+}
+
+/**
+ * A path named on the command line that is not there: a typo, told apart from "cannot tell" by
+ * its own exit code. What exists but cannot be read or understood stays a finding.
+ */
+function missingInput(settings: Settings, overlays: readonly OverlayArg[]): string | undefined {
+  const absent = (path: string, wanted: 'directory' | 'file'): string | undefined => {
+    try {
+      const isDirectory = statSync(path).isDirectory();
+      if (wanted === 'directory' && !isDirectory) return 'not a directory';
+      return undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ENOTDIR' ? `no such ${wanted} (${code})` : undefined;
+    }
+  };
+  const root = absent(settings.root, 'directory');
+  if (root) return `--root ${settings.root}: ${root}`;
+  for (const { kind, value } of overlays) {
+    if (kind === 'machine-config' && value === '-') continue;
+    const problem = absent(value, kind === 'overlay' ? 'directory' : 'file');
+    if (problem) return `--${kind} ${value}: ${problem}`;
+  }
+  return undefined;
 }
 
 /** One command's positional, options (grouped, value required), examples and strictness. */

@@ -120,6 +120,8 @@ export const ExitCode = {
   willFail: 1,
   unknown: 2,
   usage: 64,
+  /** EX_NOINPUT (sysexits.h): --root, a --machine-config file or an --overlay directory does not exist. */
+  noInput: 66,
   internal: 70,
   sigint: 130,
   sigterm: 143,

@@ -11,10 +11,32 @@ t.test('a repeated flag takes its last value (the RHCOS wrapper appends flags af
   t.equal(report.kubeletVersion, '1.28.7');
   t.equal(report.kubelet.unitFile, '/etc/systemd/system/kubelet.service');
   const equals = runBundle(['check', `--root=${root}`, '--kubelet-version=1.28.7', '--root=/nonexistent']);
-  t.equal(equals.status, 2, 'the last --root= wins: nothing there');
+  t.equal(equals.status, 66, 'the last --root= wins: nothing there (EX_NOINPUT)');
+  t.match(equals.stderr, /^node-check: --root \/nonexistent: no such directory \(ENOENT\)$/m);
   t.notMatch(twice.stderr + equals.stderr, NO_CRASH);
   const preflight = runBundle(['preflight', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--no-metrics', '--timeout', '400', '--timeout', '5', '--journal', '--no-journal']);
   t.equal(preflight.status, 1, preflight.stderr);
+});
+
+t.test('a path on the command line that is not there exits 66 (EX_NOINPUT), naming it', async (t) => {
+  const dir = t.testdir({ 'file.yaml': 'x: 1\n', directory: {} });
+  const root = brokenAcrNode(`${dir}/root`);
+  const cases: [string[], RegExp][] = [
+    [['check', '--root', `${dir}/missing`], /--root .*\/missing: no such directory \(ENOENT\)/],
+    [['check', '--root', `${dir}/file.yaml`], /--root .*\/file\.yaml: not a directory/],
+    [['preflight', '--root', `${dir}/missing`, '--no-journal', '--no-metrics'], /--root .*\/missing: no such directory/],
+    [['check', '--root', root, '--machine-config', `${dir}/missing.yaml`], /--machine-config .*\/missing\.yaml: no such file \(ENOENT\)/],
+    [['check', '--root', root, '--overlay', `${dir}/missing`], /--overlay .*\/missing: no such directory/],
+    [['check', '--root', root, '--overlay', `${dir}/file.yaml`], /--overlay .*\/file\.yaml: not a directory/],
+  ];
+  for (const [args, message] of cases) {
+    const run = runBundle(args);
+    t.equal(run.status, 66, args.join(' '));
+    t.match(run.stderr, message);
+    t.notMatch(run.stderr, NO_CRASH);
+  }
+  const present = runBundle(['check', '--root', root, '--kubelet-version', '1.28.7', '--overlay', `${dir}/directory`]);
+  t.equal(present.status, 1, 'a directory that exists is laid over the node, as before');
 });
 
 t.test('a flag without its value is a usage error', async (t) => {
