@@ -44,6 +44,8 @@ cp -p "$bundle" "$repo/dist/node-check.bundle.cjs" "$repo/dist/node-check.bundle
   "$repo/docs/node-check-report.schema.json" \
   "$repo/docs/alertmanager-inhibit.yaml" \
   "$repo/packaging/npd/node-check-plugin.json" \
+  "$repo/dist/completion/node-check.bash" \
+  "$repo/dist/completion/_node-check" \
   "$sources/"
 # The runbooks as one source: the alerts link to each of them by name.
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$repo/docs" -cf - runbooks | gzip -n > "$sources/runbooks.tar.gz"

@@ -66,3 +66,5 @@ chmodSync(`${dist}node-check.cjs`, 0o755);
 
 // The man page, from the same command table (scripts/gen-man.mjs): dist/node-check.1.
 await import('./gen-man.mjs');
+// The shell completions the RPM installs, as `node-check completion bash|zsh` prints them.
+await import('./gen-completions.mjs');

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireTools } from '../harness/tools.js';
 import { withoutCoverage } from '../harness/no-coverage.js';
+import { INSTALLED_DOC_DIR } from '../../src/sinks/journal-entry.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BUNDLE = join(REPO, 'dist/node-check.cjs');
@@ -95,10 +96,10 @@ t.test('the RPM installs exactly the expected files, with the expected modes', a
     const fields = line.trim().replace(/ -> \S+$/, '').split(/\s+/);
     return [fields[fields.length - 1]!, { mode: fields[0]!, owner: `${fields[2]}:${fields[3]}` }] as const;
   }));
-  // %{_docdir}/%{name} on RHEL; Debian's rpm appends the version (%_docdir_fmt).
-  const docDir = [...listed.keys()].find((p) => /^\/usr\/share\/doc\/node-check(-[^/]+)?$/.test(p));
+  // The spec fixes %_docdir_fmt: the same path on every build host, the one the alerts, units and
+  // journal catalog name (INSTALLED_DOC_DIR).
+  const docDir = INSTALLED_DOC_DIR;
   const licenseDir = [...listed.keys()].find((p) => /^\/usr\/share\/licenses\/node-check(-[^/]+)?$/.test(p));
-  t.ok(docDir, 'a doc directory');
   t.ok(licenseDir, 'a licence directory');
   // brp-compress gzips man pages where the build host's rpm has it (RHEL), not on Debian.
   const manPage = [...listed.keys()].find((p) => /^\/usr\/share\/man\/man1\/node-check\.1(\.gz)?$/.test(p));
@@ -122,6 +123,8 @@ t.test('the RPM installs exactly the expected files, with the expected modes', a
     '/usr/share/node-check/prometheus/node-check.rules.yaml': '-rw-r--r--',
     '/usr/share/node-check/npd': 'drwxr-xr-x',
     '/usr/share/node-check/npd/node-check-plugin.json': '-rw-r--r--',
+    '/usr/share/bash-completion/completions/node-check': '-rw-r--r--',
+    '/usr/share/zsh/site-functions/_node-check': '-rw-r--r--',
     [manPage!]: '-rw-r--r--',
     [`${docDir}`]: 'drwxr-xr-x',
     ...Object.fromEntries(DOCS.map((f) => [`${docDir}/${f}`, '-rw-r--r--'])),
@@ -161,6 +164,11 @@ t.test('the packaged files are the repository files, byte for byte', async (t) =
   };
   for (const [installed, source] of Object.entries(sources)) {
     t.equal(digests.get(installed), sha256(join(REPO, source)), `${installed} = ${source}`);
+  }
+  // The completions are what the CLI itself prints.
+  for (const [installed, shell] of [['/usr/share/bash-completion/completions/node-check', 'bash'], ['/usr/share/zsh/site-functions/_node-check', 'zsh']] as const) {
+    const printed = run(process.execPath, [BUNDLE, 'completion', shell]).stdout;
+    t.equal(digests.get(installed), createHash('sha256').update(printed).digest('hex'), `${installed} = node-check completion ${shell}`);
   }
   const thirdParty = [...digests.keys()].find((p) => p.endsWith('/THIRD_PARTY_LICENSES'));
   t.equal(digests.get(thirdParty!), sha256(join(REPO, 'dist/THIRD_PARTY_LICENSES')), `${thirdParty} = dist/THIRD_PARTY_LICENSES`);
