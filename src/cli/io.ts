@@ -11,6 +11,8 @@ export interface CliIo {
    * then. `stderr` above already honours it; this is for what writes to fd 2 by itself (the watchdog).
    */
   readonly stderrIsJournal?: boolean;
+  /** stdout is a journal stream: preflight's summary line then carries its own `<N>` priority. */
+  readonly stdoutIsJournal?: boolean;
   /**
    * Resolves when SIGTERM/SIGINT arrives, for a command that called `claimShutdown()` (serve). Any
    * other command is ended by main.ts at once (exit 143 for SIGTERM, 130 for SIGINT).

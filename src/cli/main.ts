@@ -1,12 +1,12 @@
 /** Entry point: the only module that touches process.argv, process.env, signals and the exit code. */
 import { runCli } from './program.js';
 import { ExitCode } from '../model/report.js';
-import { stderrIsJournal } from '../discover/own-process.js';
+import { outputIsJournal } from '../discover/own-process.js';
 import { forStderr } from './stderr-priority.js';
 import { isTerminal, outputTo } from './stdio.js';
 
 /** Keep `<N>` priority prefixes only when stderr is the journal, never on a terminal. */
-const toJournal = stderrIsJournal(process.env);
+const toJournal = outputIsJournal(process.env, 2);
 const stdoutIsTTY = isTerminal(1);
 
 /**
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
       // A terminal's width (help is laid out to fit it): only then is process.stdout made.
       ...(stdoutIsTTY && process.stdout.columns ? { columns: process.stdout.columns } : {}),
       stderrIsJournal: toJournal,
+      stdoutIsJournal: outputIsJournal(process.env, 1),
       shutdownSignal,
       claimShutdown: () => {
         claimed = true;

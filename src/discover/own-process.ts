@@ -43,14 +43,14 @@ export function systemdUnitOfCgroup(text: string): string {
 }
 
 /**
- * Whether stderr is a journal stream: systemd sets $JOURNAL_STREAM to "DEV:INODE" of the stream
- * it connected, and a process may only trust it when its stderr is that very file
- * (systemd.exec(5)): the variable is inherited by children whose stderr goes elsewhere.
+ * Whether stderr (fd 2) or stdout (fd 1) is a journal stream: systemd sets $JOURNAL_STREAM to
+ * "DEV:INODE" of the stream it connected, and a process may only trust it when the descriptor is
+ * that very file (systemd.exec(5)): the variable is inherited by children whose output goes elsewhere.
  */
-export function stderrIsJournal(env: Readonly<Record<string, string | undefined>>): boolean {
+export function outputIsJournal(env: Readonly<Record<string, string | undefined>>, fd: 1 | 2): boolean {
   let stat: { dev: bigint; ino: bigint } | undefined;
   try {
-    stat = fstatSync(2, { bigint: true });
+    stat = fstatSync(fd, { bigint: true });
   } catch {
     stat = undefined;
   }

@@ -2,7 +2,12 @@
 // stream, where each line break starts a new entry and a leading <N> sets that entry's priority.
 // So it must stay one line whatever the config files say.
 import t from 'tap';
-import { summaryLine } from '../../src/cli/commands/preflight.js';
+import { spawnSync } from 'node:child_process';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { summaryLine, summaryPriority } from '../../src/cli/commands/preflight.js';
+import { brokenAcrNode } from '../helpers/node-root.js';
+import { bundle as BUNDLE, env } from '../hostile/bundle.js';
 import { acrMissing, fallbackActive, hostile, HOSTILE_PROVIDER } from '../sinks/reports.js';
 
 t.test('a hostile provider name cannot add lines (or <N> priorities) to the journal stream', async (t) => {
@@ -30,4 +35,30 @@ t.test('an ordinary report reads as before', async (t) => {
     `node-check: kubelet will NOT start: ${acrMissing().findings[0]!.message} [plugin-binary-missing]\n`,
   );
   t.equal(summaryLine(fallbackActive()), 'node-check: kubelet is predicted to start (fallback active: without acr-credential-provider).\n');
+});
+
+t.test('the summary carries its journal priority: err for a refusal, warning for cannot tell or an ignored refusal', async (t) => {
+  const refusal = acrMissing();
+  t.equal(summaryPriority(refusal), '<3>', 'journalctl -u kubelet -p err shows it');
+  t.equal(summaryPriority({ ...refusal, ignored: { ids: ['plugin-binary-missing'], findings: 1, verdictIgnored: true } }), '<4>');
+  t.equal(summaryPriority({ ...refusal, kubeletWillStart: null }), '<4>');
+  t.equal(summaryPriority(fallbackActive()), '', 'the stream default (info)');
+});
+
+t.test('preflight prefixes the priority only when stdout is the journal stream $JOURNAL_STREAM names', async (t) => {
+  const dir = t.testdir();
+  const root = brokenAcrNode(join(dir, 'root'));
+  const run = (journalStream: (fd: number) => string | undefined) => {
+    const out = join(dir, `out-${Math.random()}`);
+    const fd = openSync(out, 'w');
+    const { dev, ino } = fstatSync(fd, { bigint: true });
+    const stream = journalStream(fd) ?? '';
+    const child = spawnSync(process.execPath, [BUNDLE, 'preflight', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--no-metrics'], { stdio: ['ignore', fd, 'pipe'], env: { ...env, JOURNAL_STREAM: stream.replace('SELF', `${dev}:${ino}`) } });
+    closeSync(fd);
+    t.equal(child.status, 1);
+    return readFileSync(out, 'utf8');
+  };
+  t.match(run(() => 'SELF'), /^<3>node-check: kubelet will NOT start: /, 'stdout is the journal stream');
+  t.match(run(() => '1:1'), /^node-check: kubelet will NOT start: /, 'another stream: no prefix');
+  t.match(run(() => undefined), /^node-check: kubelet will NOT start: /, 'no journal');
 });

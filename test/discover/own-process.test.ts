@@ -2,7 +2,7 @@
 // journal's repeat counts) and whether stderr is the journal stream.
 import t from 'tap';
 import { fstatSync, readFileSync } from 'node:fs';
-import { isJournalStream, ownSystemdUnit, stderrIsJournal, parseBootId, readBootId, systemdUnitOfCgroup } from '../../src/discover/own-process.js';
+import { isJournalStream, ownSystemdUnit, outputIsJournal, parseBootId, readBootId, systemdUnitOfCgroup } from '../../src/discover/own-process.js';
 
 t.test('boot id: the kernel\'s, or "" when it cannot be read or is not one', async (t) => {
   t.equal(readBootId(), readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), 'this boot');
@@ -39,9 +39,11 @@ t.test('$JOURNAL_STREAM counts only when it names stderr itself', async (t) => {
   t.equal(isJournalStream(`${own.dev}:${own.ino}`, own), true, 'this process\'s own stderr');
 });
 
-t.test('stderrIsJournal: this process, with $JOURNAL_STREAM naming its stderr or not', async (t) => {
-  const own = fstatSync(2, { bigint: true });
-  t.equal(stderrIsJournal({ JOURNAL_STREAM: `${own.dev}:${own.ino}` }), true);
-  t.equal(stderrIsJournal({ JOURNAL_STREAM: `${own.dev}:${own.ino + 1n}` }), false);
-  t.equal(stderrIsJournal({}), false);
+t.test('outputIsJournal: this process, with $JOURNAL_STREAM naming its stderr or stdout or not', async (t) => {
+  for (const fd of [1, 2] as const) {
+    const own = fstatSync(fd, { bigint: true });
+    t.equal(outputIsJournal({ JOURNAL_STREAM: `${own.dev}:${own.ino}` }, fd), true, `fd ${fd}`);
+    t.equal(outputIsJournal({ JOURNAL_STREAM: `${own.dev}:${own.ino + 1n}` }, fd), false);
+    t.equal(outputIsJournal({}, fd), false);
+  }
 });

@@ -37,7 +37,7 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
     async () => {
       const report = applyIgnores(await runNodeCheck(settings, { applyFallback: settings.fallback, timeoutMs: remainingMs, warn: io.stderr }), settings.ignore);
       known.report = report;
-      io.stdout(settings.output === 'json' ? renderJson(report) : summaryLine(report));
+      io.stdout(settings.output === 'json' ? renderJson(report) : `${io.stdoutIsJournal ? summaryPriority(report) : ''}${summaryLine(report)}`);
       if (settings.verbose && settings.output !== 'json') io.stderr(verboseLines(report));
       const durationSeconds = Number(process.hrtime.bigint() - started) / 1e9;
       const sinkErrors: string[] = [];
@@ -86,6 +86,17 @@ export function summaryLine(report: Report): string {
   if (report.kubeletWillStart === true) return `node-check: kubelet is predicted to start${escapeUnprintable(fallback)}.\n`;
   if (report.kubeletWillStart === false) return `node-check: kubelet will NOT start: ${escapeUnprintable(first?.message ?? '')} [${escapeUnprintable(first?.id ?? '')}]${ignored}\n`;
   return `node-check: cannot tell whether kubelet will start: ${escapeUnprintable(first?.message ?? '')}${ignored}\n`;
+}
+
+/**
+ * The summary's journal priority, so that `journalctl -u kubelet -p err` shows a refusal: err for
+ * "will not start", warning for "cannot tell" or an ignored refusal, the stream's default (info)
+ * for "will start". systemd takes a leading `<N>` off a stream line as its priority
+ * (SyslogLevelPrefix=, on by default, systemd.exec(5)).
+ */
+export function summaryPriority(report: Report): string {
+  if (report.kubeletWillStart === true) return '';
+  return report.kubeletWillStart === false && !report.ignored?.verdictIgnored ? '<3>' : '<4>';
 }
 
 /** preflight --verbose: the provenance on stderr (stdout keeps its one summary line), escaped, no `<N>` prefix. */
