@@ -6,7 +6,7 @@ import type { Finding } from '../model/findings.js';
 import type { Check, CheckContext } from './check.js';
 import type { RegistrationFailure } from '../credentials/registration.js';
 import { installPluginRemediation } from './remediation.js';
-import { CredentialFlag } from '../kubelet/flags.js';
+import { CredentialFlag, lastValue } from '../kubelet/flags.js';
 
 export const registrationCheck: Check = {
   id: 'credential-provider-registration',
@@ -28,11 +28,12 @@ export function findingForFailure(failure: RegistrationFailure, context: CheckCo
 
   switch (failure.findingId) {
     case 'bin-dir-missing':
+      if (binDir === '') return says(unsetSentence(context, CredentialFlag.binDir, 'kubelet then looks for the plugins in the empty path, which does not exist.'), `Set --${CredentialFlag.binDir} to the directory that holds the plugin binaries, or remove --${CredentialFlag.config} from kubelet's command line.${wordSplittingHint(context, CredentialFlag.binDir)}`);
       return says(`The credential provider plugin directory ${binDir} (--${CredentialFlag.binDir}) does not exist.`, context.model.kubelet ? dirRemediation(context) : '');
     case 'bin-dir-uninspectable':
       return says(`The credential provider plugin directory ${binDir} cannot be inspected.`, `Make ${binDir} a directory readable by root.`);
     case 'config-path-empty':
-      return says(`--${CredentialFlag.binDir} is set but --${CredentialFlag.config} is empty.`, `Set --${CredentialFlag.config} to the provider config, or remove --${CredentialFlag.binDir} from kubelet's command line.`);
+      return says(unsetSentence(context, CredentialFlag.config, `kubelet needs it once --${CredentialFlag.binDir} is set.`), `Set --${CredentialFlag.config} to the provider config, or remove --${CredentialFlag.binDir} from kubelet's command line.${wordSplittingHint(context, CredentialFlag.config)}`);
     case 'config-is-directory':
       return says(`The credential provider config ${configPath} is a directory, which kubelet before 1.34 cannot read.`, `Point --${CredentialFlag.config} at a single file, or run kubelet 1.34 or newer.`);
     case 'config-dir-empty':
@@ -71,6 +72,19 @@ export function findingForFailure(failure: RegistrationFailure, context: CheckCo
     default:
       return says(`Credential provider registration fails: ${failure.kubeletError}.`, 'See `node-check explain ' + failure.findingId + '`.');
   }
+}
+
+const isGiven = (context: CheckContext, flag: string): boolean => (context.model.kubelet ? lastValue(context.model.kubelet.flags, flag) !== undefined : false);
+
+/** A credential flag kubelet reads as "": never given, or given an empty value (an unset variable). */
+function unsetSentence(context: CheckContext, flag: string, consequence: string): string {
+  const given = isGiven(context, flag);
+  return `--${flag} is ${given ? 'set to an empty value' : 'not set'} on kubelet's command line: ${consequence}`;
+}
+
+/** Where an empty value came from a variable: `${VAR}` passes one word, `$VAR` splits on white space (systemd.service(5)). */
+function wordSplittingHint(context: CheckContext, flag: string): string {
+  return isGiven(context, flag) ? ' If the value comes from a variable, it is unset or empty in kubelet\'s environment; in ExecStart=, ${VAR} passes its value as one word while $VAR splits it on white space.' : '';
 }
 
 function dirRemediation(context: CheckContext): string {

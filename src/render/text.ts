@@ -55,7 +55,7 @@ export function renderText(report: Report, style: TextStyle): string {
   }
   if (report.kubelet.credentialProviderConfig || report.kubelet.credentialProviderBinDir) {
     lines.push(dim(`  credential provider config: ${safe(report.kubelet.credentialProviderConfig ?? '(empty)')}`));
-    lines.push(dim(`  plugin directory:           ${safe(report.kubelet.credentialProviderBinDir ?? '(empty)')}`));
+    lines.push(dim(`  plugin directory:           ${safe(report.kubelet.credentialProviderBinDir ?? '(none: the flag is not set, or empty)')}`));
     for (const provider of report.kubelet.providers) {
       const mark = provider.pluginOk === true ? green('ok') : provider.pluginOk === false ? red('FAIL') : yellow('depends on version');
       lines.push(dim(`  provider ${safe(provider.name)}: `) + mark + dim(` (${safe(provider.binary)})`));

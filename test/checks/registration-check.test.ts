@@ -54,3 +54,26 @@ t.test('a v1 config on 1.25: kubelet\'s words, and the fix names v1beta1', async
   t.notOk(finding?.inexact);
   t.same(findings(26, { [PLUGIN_DIR]: dir(), [CONFIG]: v1, [`${PLUGIN_DIR}/acr`]: executable() }), [], '1.26 decodes it');
 });
+
+t.test('a credential flag kubelet reads as "": "not set" or "set to an empty value", never an empty path in the text', async (t) => {
+  const traits = requireTraits(29);
+  const files = { [CONFIG]: providerConfig('acr'), [PLUGIN_DIR]: dir() };
+  const run = (given: Record<string, string>, flagsSeen: { configPath: string; binDir: string }) => {
+    const occurrences = new Map(Object.entries(given).map(([name, value]) => [name, [value]]));
+    const withFlags = { kubelet: { flags: { occurrences } } } as unknown as NodeModel;
+    const registration = simulateRegistration({ ...flagsSeen, files, traits, tokenGateEnabled: false });
+    return registrationCheck.run({ model: withFlags, traits, flags: flagsSeen, registration })[0];
+  };
+  const absent = run({ 'image-credential-provider-config': CONFIG }, { configPath: CONFIG, binDir: '' });
+  t.match(absent, { id: 'bin-dir-missing', kubeletError: 'plugin binary directory  did not exist' }, "kubelet's own text keeps its empty path");
+  t.match(absent?.message, /^--image-credential-provider-bin-dir is not set on kubelet's command line: /);
+  t.notMatch(absent?.remediation, /\$VAR/, 'no variable hint for a flag that is not there');
+  t.notMatch(`${absent?.message} ${absent?.remediation}`, /directory {2}|Create {2}| as \//, 'no empty path in node-check\'s words');
+
+  const empty = run({ 'image-credential-provider-config': CONFIG, 'image-credential-provider-bin-dir': '' }, { configPath: CONFIG, binDir: '' });
+  t.match(empty?.message, /^--image-credential-provider-bin-dir is set to an empty value/);
+  t.match(empty?.remediation, /\$\{VAR\} passes its value as one word while \$VAR splits it/);
+
+  const noConfig = run({ 'image-credential-provider-bin-dir': PLUGIN_DIR }, { configPath: '', binDir: PLUGIN_DIR });
+  t.match(noConfig, { id: 'config-path-empty', message: /^--image-credential-provider-config is not set on kubelet's command line: kubelet needs it once --image-credential-provider-bin-dir is set\./ });
+});
