@@ -108,6 +108,17 @@ export function requireTraits(minor: number): KubeletTraits {
 }
 
 /** "1.30-1.35", "1.32", "1.26-1.29, 1.33": a compact list of minors for messages. */
+/** The minors describeMinors() named: "1.24, 1.26-1.29" -> [24, 26, 27, 28, 29]. */
+export function minorsDescribed(text: string): number[] {
+  const minors: number[] = [];
+  for (const part of text.split(', ')) {
+    const match = /^1\.(\d+)(?:-1\.(\d+))?$/.exec(part);
+    if (!match) continue;
+    for (let minor = Number(match[1]); minor <= Number(match[2] ?? match[1]); minor++) minors.push(minor);
+  }
+  return minors;
+}
+
 export function describeMinors(minors: readonly number[]): string {
   const sorted = [...new Set(minors)].sort((a, b) => a - b);
   const ranges: string[] = [];

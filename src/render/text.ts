@@ -6,6 +6,7 @@ import type { Finding } from '../model/findings.js';
 import type { Report } from '../model/report.js';
 import { exitCodeFor } from '../model/report.js';
 import { escapeUnprintable as safe } from './printable.js';
+import { describeMinors, minorsDescribed } from '../kubelet/version.js';
 
 export interface TextStyle {
   readonly color: boolean;
@@ -40,6 +41,9 @@ export function renderText(report: Report, style: TextStyle): string {
       ? red(`✘ kubelet will NOT start${after} (${[...new Set(report.findings.filter((f) => f.severity === 'error').map((f) => f.id))].join(', ')})`)
       : yellow(`? node-check cannot tell whether kubelet will start${after}`);
   lines.push(headline);
+  // Without a version every minor was evaluated: the way to one answer comes first.
+  const allMinors = !report.kubeletVersion && report.evaluatedVersions.length > 1;
+  if (allMinors) lines.push(yellow(`  kubelet version unknown: each kubelet ${report.evaluatedVersions[0]}-${report.evaluatedVersions.at(-1)} was evaluated; pass --kubelet-version X.Y.Z (or --openshift-version 4.N) for this node's answer.`));
   if (report.ignored) lines.push(yellow(ignoredLine(report)));
   const flavor = report.kubeletFlavor;
   lines.push(dim(`  kubelet flavour: ${flavor.name === 'openshift' ? "OpenShift's" : "upstream's"} (${safe(flavor.evidence.join('; '))})`));
@@ -65,7 +69,9 @@ export function renderText(report: Report, style: TextStyle): string {
   if (style.verbose && report.provenance) lines.push('', bold('Where it came from (--verbose):'), ...renderProvenance(report).map((line) => dim(`  ${safe(line)}`)));
 
   if (report.findings.length > 0) lines.push('');
-  for (const finding of report.findings) lines.push(...renderFinding(finding, { red, yellow, dim, bold }));
+  const painters = { red, yellow, dim, bold };
+  if (allMinors && !style.verbose) lines.push(...renderByCause(report.findings, painters));
+  else for (const finding of report.findings) lines.push(...renderFinding(finding, painters));
 
   const code = exitCodeFor(report);
   const meaning = code === 0 && report.ignored?.verdictIgnored ? 'every finding behind the prediction is ignored (--ignore)' : code === 0 ? 'kubelet is predicted to start' : code === 1 ? 'kubelet is predicted to fail to start' : 'unknown';
@@ -97,6 +103,48 @@ function renderFinding(finding: Finding, p: Painters): string[] {
   lines.push(indent + p.dim('fix: ') + safe(finding.remediation));
   lines.push('');
   return lines;
+}
+
+/**
+ * The first screen when every minor was evaluated: one entry per cause (finding id), with the
+ * versions it holds for, told in the words of the newest version it holds for; errors first,
+ * newest first; the rest one line each. --verbose and JSON keep every version's finding.
+ */
+function renderByCause(findings: readonly Finding[], p: Painters): string[] {
+  const causes = new Map<string, { findings: Finding[]; minors: number[] }>();
+  for (const finding of findings) {
+    if (finding.id === 'kubelet-version-unknown') continue; // said above the findings
+    const cause = causes.get(finding.id) ?? { findings: [], minors: [] };
+    cause.findings.push(finding);
+    cause.minors.push(...minorsDescribed(finding.versions ?? ''));
+    causes.set(finding.id, cause);
+  }
+  const rank = { error: 0, warning: 1, info: 2 } as const;
+  const newest = (minors: readonly number[]) => Math.max(0, ...minors);
+  const ordered = [...causes.values()].sort((a, b) => rank[a.findings[0]!.severity] - rank[b.findings[0]!.severity] || newest(b.minors) - newest(a.minors));
+  const lines: string[] = [];
+  let variants = 0;
+  for (const cause of ordered) {
+    const latest = cause.findings.reduce((best, f) => (newest(minorsDescribed(f.versions ?? '')) > newest(minorsDescribed(best.versions ?? '')) ? f : best));
+    const shown = { ...latest, ...(cause.minors.length > 0 ? { versions: describeMinors(cause.minors) } : {}) };
+    if (latest.severity === 'info') {
+      lines.push(`${p.dim('info   ')} ${p.bold(latest.id)}${p.dim(` (kubelet ${shown.versions ?? 'all'})`)} ${p.dim(safe(firstSentence(latest.message)))}`);
+    } else {
+      lines.push(...renderFinding(shown, p));
+    }
+    variants += cause.findings.length - 1;
+  }
+  if (lines.at(-1) !== '') lines.push('');
+  lines.push(p.dim(`Each version's own words${variants > 0 ? ` (${variants} more finding${variants === 1 ? '' : 's'} across versions)` : ''}: --verbose, or -o json.`));
+  return lines;
+}
+
+/** The start of a message, without the "Kubelet 1.30-1.33: " that names its versions (shown beside the id). */
+function firstSentence(message: string): string {
+  const text = message.replace(/^Kubelet 1\.[0-9.,\- 1]*: /, '');
+  const end = text.search(/[.;] /);
+  const sentence = end > 0 ? text.slice(0, end + 1) : text;
+  return sentence.length > 140 ? `${sentence.slice(0, 139)}…` : sentence;
 }
 
 /** Where the kubelet version came from, in the unit line: "from --kubelet-version". */

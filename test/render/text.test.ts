@@ -30,3 +30,27 @@ t.test('the answer comes first, then each finding with kubelet\'s words and the 
   t.match(text, /fix: Install it\./);
   t.match(lines.at(-2), /^exit code 1: kubelet is predicted to fail to start/);
 });
+
+t.test('every minor evaluated: the answer and the hint first, one entry per cause with its versions, newest first', async (t) => {
+  const { checkNode } = await import('../../src/check-node.js');
+  const { brokenAcrNode } = await import('../helpers/node-root.js');
+  const root = brokenAcrNode(t.testdir());
+  const all = await checkNode({ root, unit: 'kubelet.service' });
+  t.ok(all.evaluatedVersions.length > 1, 'no version: every minor');
+  const text = renderText(all, { color: false });
+  const lines = text.split('\n');
+  t.match(lines[2], /^ {2}kubelet version unknown: each kubelet 1\.24-1\.\d+ was evaluated; pass --kubelet-version X\.Y\.Z/, 'the hint right below the answer');
+  const entries = lines.filter((line) => /^(error|warning|info) /.test(line));
+  const ids = entries.map((line) => line.split(/\s+/)[1]);
+  t.same(ids, [...new Set(ids)], 'one entry per cause');
+  t.notOk(ids.includes('kubelet-version-unknown'), 'the version hint is not repeated as a finding');
+  const everyId = [...new Set(all.findings.map((f) => f.id))].filter((id) => id !== 'kubelet-version-unknown');
+  t.same([...ids].sort(), everyId.sort(), 'every cause is there');
+  const newestOf = (line: string) => Math.max(...[...line.matchAll(/1\.(\d+)/g)].map((m) => Number(m[1])));
+  const errors = entries.filter((line) => line.startsWith('error'));
+  t.same(errors.map(newestOf), [...errors.map(newestOf)].sort((a, b) => b - a), 'errors: newest version first');
+  t.ok(lines.length < 60, `one screen (${lines.length} lines)`);
+  t.match(text, /Each version's own words.*: --verbose, or -o json\./);
+  const verbose = renderText(all, { color: false, verbose: true });
+  t.equal(verbose.split('\n').filter((line) => /^(error|warning|info) /.test(line)).length, all.findings.length, '--verbose: every finding of every version');
+});
