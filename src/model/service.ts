@@ -36,6 +36,8 @@ export interface ExecCommand {
   readonly words: readonly string[];
   /** The argv systemd would pass: environment expanded (unless ":"), "$VAR" split into words. */
   readonly argv: readonly string[];
+  /** For each word of argv, the variables its text came from; absent when no word used one. */
+  readonly argvVariables?: readonly (readonly string[])[];
   /** Variables the command references that are not set by the unit (expanded to nothing). */
   readonly unsetVariables?: readonly string[];
   /**

@@ -13,6 +13,8 @@ import { MAX_ARG_STRLEN_ANY_PAGE, MAX_ARGV_BYTES } from '../limits/bounds.js';
 
 export interface ExpandedArgv {
   readonly argv: readonly string[];
+  /** For each word of argv, the variables its text came from (none for a word written as is). */
+  readonly variables: readonly (readonly string[])[];
   /** Names referenced but not set, in order of first use. */
   readonly unset: readonly string[];
   /**
@@ -27,17 +29,21 @@ class ArgvTooLarge extends Error {}
 
 export function expandArgv(words: readonly string[], env: ReadonlyMap<string, string>): ExpandedArgv {
   const argv: string[] = [];
+  const variables: (readonly string[])[] = [];
   const unset: string[] = [];
   const seen = new Set<string>();
   let bytes = 0;
+  let used: string[] = [];
   const add = (arg: string) => {
     const size = Buffer.byteLength(arg) + 1;
     if (size > MAX_ARG_STRLEN_ANY_PAGE) throw new ArgvTooLarge(`an argument of ${size} bytes (Linux allows at most ${MAX_ARG_STRLEN_ANY_PAGE})`);
     bytes += size;
     if (bytes > MAX_ARGV_BYTES) throw new ArgvTooLarge(`more than ${MAX_ARGV_BYTES} bytes of arguments (Linux allows at most ${MAX_ARGV_BYTES})`);
     argv.push(arg);
+    variables.push(used);
   };
   const lookup = (name: string): string | undefined => {
+    if (name !== '') used.push(name);
     const value = name === '' ? undefined : env.get(name);
     if (value === undefined && name !== '' && !seen.has(name)) {
       seen.add(name);
@@ -47,6 +53,7 @@ export function expandArgv(words: readonly string[], env: ReadonlyMap<string, st
   };
   try {
     for (const word of words) {
+      used = [];
       if (word[0] === '$' && word[1] !== '{' && word[1] !== '$') {
         const value = lookup(word.slice(1));
         // RELAX: unbalanced quotes or a trailing backslash never fail here.
@@ -57,9 +64,9 @@ export function expandArgv(words: readonly string[], env: ReadonlyMap<string, st
     }
   } catch (error) {
     if (!(error instanceof ArgvTooLarge)) throw error;
-    return { argv, unset, tooLarge: error.message };
+    return { argv, variables, unset, tooLarge: error.message };
   }
-  return { argv, unset };
+  return { argv, variables, unset };
 }
 
 /** replace_env with flags 0: "${NAME}" and "$$" only. */

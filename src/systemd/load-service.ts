@@ -72,7 +72,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
   const last = settings.execStart[settings.execStart.length - 1];
   let execStart: ExecCommand | undefined;
   if (last) {
-    const expanded: ReturnType<typeof expandArgv> = last.noEnvExpand ? { argv: last.words, unset: [] } : expandArgv(last.words, env);
+    const expanded: ReturnType<typeof expandArgv> = last.noEnvExpand ? { argv: last.words, variables: [], unset: [] } : expandArgv(last.words, env);
     execStart = {
       raw: last.raw,
       source: last.source,
@@ -80,6 +80,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
       path: last.path,
       words: last.words,
       argv: expanded.argv,
+      ...(expanded.variables.some((names) => names.length > 0) ? { argvVariables: expanded.variables } : {}),
       ...(expanded.unset.length > 0 ? { unsetVariables: expanded.unset } : {}),
       // execve(2) will refuse it (E2BIG): a finding of the systemd step, not a reason to stop here.
       ...(expanded.tooLarge ? { argvTooLarge: expanded.tooLarge } : {}),

@@ -9,6 +9,7 @@ import { kubeletFails, PASS } from '../start-check.js';
 import type { StartContext } from '../start-context.js';
 import type { CommandLineFinding, CommandLineVerdict } from '../../kubelet/command-line/findings.js';
 import { flagValidationFinding } from '../../kubelet/command-line/findings.js';
+import { flagOrigin } from '../argument-origin.js';
 
 export const commandLineStep: StartCheck = {
   id: 'kubelet-command-line',
@@ -43,13 +44,15 @@ export const flagValidationStep: StartCheck = {
 function outcome(context: StartContext, verdict: Exclude<CommandLineVerdict<unknown>, { ok: true }>): StepOutcome {
   if ('undecidable' in verdict) return { undecidable: verdict.undecidable, ...execStartPath(context) };
   const finding: CommandLineFinding = verdict;
+  // The file that holds the flag (an env file such as kubeadm-flags.env, a drop-in) and its variable.
+  const origin = finding.flag !== undefined ? flagOrigin(context.model, finding.flag) : undefined;
   return kubeletFails(context, {
     findingId: finding.findingId,
-    message: finding.message,
-    remediation: finding.remediation,
+    message: origin ? `${finding.message} (--${finding.flag!.replace(/^-+/, '')} comes from ${origin.sentence})` : finding.message,
+    remediation: origin?.variable ? `${finding.remediation} It is set through $${origin.variable}: edit ${origin.path}.` : finding.remediation,
     kubeletError: finding.kubeletError,
     exitStatus: finding.exitStatus,
-    ...execStartPath(context),
+    ...(origin ? { path: origin.path } : execStartPath(context)),
     ...(finding.inexact ? { inexact: true } : {}),
   });
 }
