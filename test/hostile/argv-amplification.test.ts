@@ -16,7 +16,7 @@ t.test('expansion stops past what execve accepts on any Linux', async (t) => {
   const asWords = expandArgv(['/usr/bin/kubelet', ...Array(3000).fill('$S')], env);
   t.match(asWords.tooLarge, /more than 6291456 bytes of arguments/);
   t.ok(asWords.argv.length < 70);
-  t.same(expandArgv(['/usr/bin/kubelet', '--a=${S}'], new Map([['S', 'v']])), { argv: ['/usr/bin/kubelet', '--a=v'], unset: [] });
+  t.same(expandArgv(['/usr/bin/kubelet', '--a=${S}'], new Map([['S', 'v']])), { argv: ['/usr/bin/kubelet', '--a=v'], variables: [[], ['S']], unset: [] });
 });
 
 t.test('preflight says "will NOT start" at once, in systemd\'s words (E2BIG, 203/EXEC)', async (t) => {

@@ -52,3 +52,10 @@ t.test('unset names are reported once, in order', async (t) => {
 t.test('replaceEnv looks names up through the callback', async (t) => {
   t.equal(replaceEnv('a${X}b${Y}', (n) => (n === 'X' ? '1' : undefined)), 'a1b');
 });
+
+t.test('each argv word keeps the variables its text came from', async (t) => {
+  const env = new Map([['ARGS', '--a=1 --b=2'], ['LEVEL', '2']]);
+  const expanded = expandArgv(['/usr/bin/kubelet', '$ARGS', '--v=${LEVEL}', '--plain', '${UNSET}x', '$UNSET'], env);
+  t.same(expanded.argv, ['/usr/bin/kubelet', '--a=1', '--b=2', '--v=2', '--plain', 'x']);
+  t.same(expanded.variables, [[], ['ARGS'], ['ARGS'], ['LEVEL'], [], ['UNSET']], 'parallel to argv; $UNSET leaves no word');
+});
