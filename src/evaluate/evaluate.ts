@@ -25,6 +25,7 @@ import {
 } from '../kubelet/version.js';
 import { contextFindings, cannotDecide } from './context-findings.js';
 import { credentialFlags, flavorOf, StartContext } from '../start/start-context.js';
+import { withOwnersWays } from './owner-fix.js';
 import { simulateStart, startVerdict, type StartSimulation } from '../start/simulate-start.js';
 import { START_SEQUENCE } from '../start/start-sequence.js';
 import { binariesNotChecked } from '../start/binaries-in-root.js';
@@ -73,11 +74,11 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
   });
 
   const masked = maskedUnit(model);
-  if (masked) return { ...base, kubeletWillStart: false, kubelet: kubeletSection([]), findings: orderBySeverity([masked, ...findings]) };
+  if (masked) return { ...base, kubeletWillStart: false, kubelet: kubeletSection([]), findings: withOwnersWays(model, orderBySeverity([masked, ...findings])) };
 
   const undecided = findings.some((f) => f.id === 'cannot-decide');
   if (undecided || !model.kubelet || !modelled) {
-    return { ...base, kubeletWillStart: null, kubelet: kubeletSection([]), findings: orderBySeverity(findings) };
+    return { ...base, kubeletWillStart: null, kubelet: kubeletSection([]), findings: withOwnersWays(model, orderBySeverity(findings)) };
   }
 
   const verdicts = minors.map((minor): VersionVerdict => {
@@ -111,7 +112,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
       findings.unshift(cannotDecide(`Without the kubelet version the answer differs: ${parts.join(', ')}.`));
     }
   }
-  return { ...base, kubeletWillStart, kubelet: kubeletSection(providerStatuses(verdicts)), findings: orderBySeverity(findings) };
+  return { ...base, kubeletWillStart, kubelet: kubeletSection(providerStatuses(verdicts)), findings: withOwnersWays(model, orderBySeverity(findings)) };
 }
 
 /** Whether KubeletServiceAccountTokenForCredentialProviders is on for this kubelet version (defaults, --config, --config-dir, --feature-gates). */

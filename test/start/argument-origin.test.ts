@@ -1,5 +1,5 @@
 /** A command-line finding names the file and the variable that hold the culprit word (src/start/argument-origin.ts). */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { checkNode } from '../../src/check-node.js';
 
 const kubeadmDropIn = `[Service]
@@ -11,7 +11,7 @@ ExecStart=
 ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS --v=\${KUBELET_LOG_LEVEL}
 `;
 
-function node(t: Parameters<Parameters<typeof t.test>[1]>[0], files: { flagsEnv?: string; defaults?: string; environment?: string }) {
+function node(t: Test, files: { flagsEnv?: string; defaults?: string; environment?: string }) {
   return t.testdir({
     etc: {
       systemd: { system: { 'kubelet.service': '[Service]\nExecStart=/usr/bin/kubelet\n', 'kubelet.service.d': { '10-kubeadm.conf': kubeadmDropIn + (files.environment ?? '') } } },
@@ -28,7 +28,7 @@ t.test('a flag from an environment file: that file and the variable', async (t) 
   const error = await finding(root);
   t.match(error, { id: 'kubelet-flag-unknown', path: '/var/lib/kubelet/kubeadm-flags.env' });
   t.match(error?.message, /\(--pod-infra-container-image comes from \$KUBELET_KUBEADM_ARGS, set in \/var\/lib\/kubelet\/kubeadm-flags\.env\)$/);
-  t.match(error?.remediation, /It is set through \$KUBELET_KUBEADM_ARGS: edit \/var\/lib\/kubelet\/kubeadm-flags\.env\.$/);
+  t.match(error?.remediation, /It is set through \$KUBELET_KUBEADM_ARGS: edit \/var\/lib\/kubelet\/kubeadm-flags\.env\. kubeadm writes \/var\/lib\/kubelet\/kubeadm-flags\.env at init, join and upgrade .*KUBELET_EXTRA_ARGS in \/etc\/default\/kubelet/, "and the owner's way (src/evaluate/owner-fix.ts)");
 });
 
 t.test('a bad value from ${VAR} inside a word: the Environment= line that set it', async (t) => {
