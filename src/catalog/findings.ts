@@ -241,15 +241,6 @@ const KINDS: readonly FindingKind[] = [
     fix: 'Pass --kubelet-version X.Y.Z (node-check never executes anything under --root).',
   },
   {
-    id: 'kubelet-version-unmodelled',
-    title: 'The kubelet version is outside the versions node-check models',
-    severity: 'warning',
-    versions: 'below 1.24 or above 1.36',
-    messageId: '4bb53b46d6e94b0783c595fc01d6af5c',
-    meaning: 'node-check models kubelet 1.24-1.36. A kubelet outside that range may have removed a flag, locked a gate or changed a rule, so node-check applies no rules to it and answers "cannot tell" (exit 2) rather than borrow a neighbour\'s rules.',
-    fix: 'Upgrade node-check to a release that models this kubelet.',
-  },
-  {
     id: 'unit-problem',
     title: 'systemd would ignore or reject part of the kubelet unit',
     severity: 'warning',
@@ -273,8 +264,8 @@ const KINDS: readonly FindingKind[] = [
     severity: 'warning',
     versions: 'all',
     messageId: '11cdfc7d735648cdb7c5650ba6818f6e',
-    meaning: 'The kubelet unit could not be found or read, its ExecStart does not run kubelet, or an input is too large to evaluate, so no prediction is made (exit code 2).',
-    fix: 'Check --root and --unit, and the file named in the message.',
+    meaning: 'No prediction is made (exit code 2), for one of these causes, which the message names: the kubelet unit could not be found or read, or its ExecStart does not run kubelet; the kubelet version cannot be read, or is one node-check does not model (it never applies a neighbouring version\'s rules); without a version, the modelled versions disagree; or a start step meets an input node-check cannot settle: a rule it does not model, a fact of a machine it is not running on, a file from a remote source, or one of its own bounds.',
+    fix: 'The unit: check --root and --unit, and the named file. The version: pass --kubelet-version X.Y.Z (or --openshift-version 4.N), or upgrade node-check to a release that models that kubelet. A step: change the named input to a value node-check models; docs/unverified.md says what would settle the rest.',
   },
   {
     id: 'fallback-active',

@@ -8,13 +8,29 @@ import type { FallbackStatus } from '../model/report.js';
 import { CredentialFlag, lastValue } from '../kubelet/flags.js';
 import { isModelledMinor, NEWEST_MODELLED_MINOR, OLDEST_MODELLED_MINOR, type KubeletVersion } from '../kubelet/version.js';
 
-export function cannotDecide(message: string, path?: string): Finding {
+/**
+ * Why node-check cannot tell, each with its own way out (explain cannot-decide lists them): the
+ * unit, the version (unreadable, or one node-check does not model), versions that disagree, and a
+ * step whose input node-check cannot settle (a rule it does not model, a fact of another machine,
+ * a remote source, a bound it hit: the message names it).
+ */
+export type UndecidedCause = 'unit' | 'version-unreadable' | 'version-unmodelled' | 'versions-disagree' | 'step';
+
+const WAY_OUT: Record<UndecidedCause, string> = {
+  unit: 'Check --root and --unit, and the file named in the message.',
+  'version-unreadable': 'Pass --kubelet-version X.Y.Z as `kubelet --version` prints it.',
+  'version-unmodelled': 'Upgrade node-check to a release that models this kubelet; it never applies a neighbouring version\'s rules.',
+  'versions-disagree': 'Pass --kubelet-version X.Y.Z (or --openshift-version 4.N): the answer depends on the version.',
+  step: 'The message names the input node-check cannot settle: change it to a value node-check models, or read docs/unverified.md for what would settle it.',
+};
+
+export function cannotDecide(message: string, cause: UndecidedCause, path?: string): Finding {
   return {
     id: 'cannot-decide',
     severity: 'warning',
     message,
     ...(path ? { path } : {}),
-    remediation: 'Check --root and --unit, and the file named in the message; node-check exits 2 until it can tell.',
+    remediation: `${WAY_OUT[cause]} node-check exits 2 until it can tell.`,
   };
 }
 
@@ -27,7 +43,7 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
     const where = diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ''}: ` : '';
     if (diagnostic.severity === 'fatal' && service.masked) continue; // systemd refuses: evaluate says so
     if (diagnostic.severity === 'fatal') {
-      findings.push(cannotDecide(`${where}${diagnostic.message}`, diagnostic.file));
+      findings.push(cannotDecide(`${where}${diagnostic.message}`, 'unit', diagnostic.file));
     } else {
       findings.push({
         id: 'unit-problem',
@@ -41,11 +57,11 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
   if (findings.some((f) => f.id === 'cannot-decide') || service.masked) return findings;
 
   if (!service.execStart) {
-    return [...findings, cannotDecide(`${service.unitName} has no ExecStart= (in ${service.fragmentPath ?? 'any unit file'} or its drop-ins), so there is no kubelet command line to check.`, service.fragmentPath)];
+    return [...findings, cannotDecide(`${service.unitName} has no ExecStart= (in ${service.fragmentPath ?? 'any unit file'} or its drop-ins), so there is no kubelet command line to check.`, 'unit', service.fragmentPath)];
   }
   if (!model.kubelet) {
     const where = `${service.execStart.source.file}:${service.execStart.source.line}`;
-    return [...findings, cannotDecide(`ExecStart= of ${service.unitName} (${where}) does not run kubelet: ${JSON.stringify(service.execStart.argv.slice(0, 3).join(' '))}.`, service.execStart.source.file)];
+    return [...findings, cannotDecide(`ExecStart= of ${service.unitName} (${where}) does not run kubelet: ${JSON.stringify(service.execStart.argv.slice(0, 3).join(' '))}.`, 'unit', service.execStart.source.file)];
   }
 
   // Flags without values and stray words are kubelet's start step 1 (src/start/steps/command-line.ts).
@@ -64,7 +80,7 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
 
   if (!version && model.kubeletVersion) {
     // A version was given (or printed by the binary) but is not one node-check can read: no rules apply.
-    findings.push(cannotDecide(`"${model.kubeletVersion.text}" (${model.kubeletVersion.source === 'flag' ? '--kubelet-version' : 'kubelet --version'}) is not a kubelet version node-check can read, so it cannot tell which rules apply.`));
+    findings.push(cannotDecide(`"${model.kubeletVersion.text}" (${model.kubeletVersion.source === 'flag' ? '--kubelet-version' : 'kubelet --version'}) is not a kubelet version node-check can read, so it cannot tell which rules apply.`, 'version-unreadable'));
   } else if (!version) {
     findings.push({
       id: 'kubelet-version-unknown',
@@ -74,13 +90,7 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
     });
   } else if (!isModelledMinor(version.minor)) {
     // Never a neighbour's rules: a newer kubelet may have removed a flag or locked a gate.
-    findings.push(cannotDecide(`Kubelet ${version.raw} is outside the versions node-check models (1.${OLDEST_MODELLED_MINOR}-1.${NEWEST_MODELLED_MINOR}), so node-check cannot tell whether it will start.`));
-    findings.push({
-      id: 'kubelet-version-unmodelled',
-      severity: 'warning',
-      message: `Kubelet ${version.raw} is outside the versions node-check models (1.${OLDEST_MODELLED_MINOR}-1.${NEWEST_MODELLED_MINOR}); no rules were applied.`,
-      remediation: 'Upgrade node-check to a release that models this kubelet, or pass the --kubelet-version it should assume.',
-    });
+    findings.push(cannotDecide(`Kubelet ${version.raw} is outside the versions node-check models (1.${OLDEST_MODELLED_MINOR}-1.${NEWEST_MODELLED_MINOR}), so no rules were applied and node-check cannot tell whether it will start.`, 'version-unmodelled'));
   }
 
   return findings;

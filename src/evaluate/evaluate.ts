@@ -101,7 +101,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
   const answers = new Set(verdicts.map((v) => v.willStart));
   const kubeletWillStart = answers.size === 1 ? verdicts[0]!.willStart : null;
   if (kubeletWillStart === null) {
-    if (undecidedStep) findings.unshift(cannotDecide(`${undecidedStep.reason}.`.replace(/\.\.$/, '.'), undecidedStep.path));
+    if (undecidedStep) findings.unshift(cannotDecide(`${undecidedStep.reason}.`.replace(/\.\.$/, '.'), 'step', undecidedStep.path));
     if (answers.size > 1) {
       const say = (answer: boolean | null) => describeMinors(verdicts.filter((v) => v.willStart === answer).map((v) => v.minor));
       const parts = [
@@ -109,7 +109,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
         answers.has(true) ? `kubelet ${say(true)} will start` : '',
         answers.has(null) ? `for kubelet ${say(null)} node-check cannot tell` : '',
       ].filter(Boolean);
-      findings.unshift(cannotDecide(`Without the kubelet version the answer differs: ${parts.join(', ')}.`));
+      findings.unshift(cannotDecide(`Without the kubelet version the answer differs: ${parts.join(', ')}.`, 'versions-disagree'));
     }
   }
   return { ...base, kubeletWillStart, kubelet: kubeletSection(providerStatuses(verdicts)), findings: withOwnersWays(model, orderBySeverity(findings)) };
