@@ -31,7 +31,7 @@ export const STAGING_MODULES = [
 
 export class SourceError extends Error {}
 
-function goModDownload(path, version) {
+export function goModDownload(path, version) {
   let out;
   try {
     out = execFileSync('go', ['mod', 'download', '-json', `${path}@${version}`], {
@@ -103,6 +103,24 @@ export function stagingDir(minor, name) {
   if (!pinned) throw new SourceError(`k8s.io/${name} is not locked for 1.${minor}: add it to STAGING_MODULES in scripts/generate/kubernetes-source.mjs and run --lock`);
   if (pinned.unavailable) throw new SourceError(`k8s.io/${name}@${pinned.version} was not available when locked: ${pinned.unavailable}`);
   return verified(`k8s.io/${name}`, pinned);
+}
+
+/**
+ * The source tree of a third-party module kubelet links (github.com/google/cadvisor, k8s.io/klog/v2, ...)
+ * at the version the locked k8s.io/kubernetes go.mod selects (its replace, else its require), checked
+ * against the hash that tag's go.sum records.
+ */
+export function dependencyDir(minor, path) {
+  const root = kubernetesDir(minor);
+  const goMod = readFileSync(`${root}/go.mod`, 'utf8');
+  const escaped = path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const replaced = new RegExp(`^\\s*${escaped} => ${escaped} (v\\S+)`, 'm').exec(goMod);
+  const required = new RegExp(`^\\s*(?:require )?${escaped} (v\\S+)`, 'm').exec(goMod);
+  const version = (replaced ?? required)?.[1];
+  if (!version) throw new SourceError(`${path} is not required by k8s.io/kubernetes@${lockedVersion(minor)}`);
+  const sum = new RegExp(`^${escaped} ${version.replace(/[.+]/g, '\\$&')} (h1:\\S+)$`, 'm').exec(readFileSync(`${root}/go.sum`, 'utf8'))?.[1];
+  if (!sum) throw new SourceError(`${path}@${version} has no hash in the go.sum of k8s.io/kubernetes@${lockedVersion(minor)}`);
+  return verified(path, { version, sum });
 }
 
 /** The locked patch version of 1.<minor>, e.g. "v1.29.15". */
