@@ -29,8 +29,8 @@ const FINDING_BY_KIND = {
 } as const;
 
 /** Step 1/1b: parse kubelet's arguments (after the binary) as kubelet 1.<minor> does. */
-export function commandLineFinding(args: readonly string[], minor: number): CommandLineVerdict<CommandLineParse & { ok: true }> {
-  const parsed = parseKubeletCommandLine(args, minor);
+export function commandLineFinding(args: readonly string[], minor: number, flavor: KubeletFlavor = 'upstream'): CommandLineVerdict<CommandLineParse & { ok: true }> {
+  const parsed = parseKubeletCommandLine(args, minor, { flavor });
   if ('undecidable' in parsed) return { undecidable: parsed.undecidable };
   if (parsed.ok) return { ok: true, value: parsed };
   const kubeletError = withKubeletParsePrefix(parsed);

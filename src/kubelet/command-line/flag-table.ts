@@ -8,6 +8,7 @@
  * not in it is pflag's "unknown flag".
  */
 import { KUBELET_FLAG_MINORS, KUBELET_FLAGS, type KubeletFlagGroup } from '../data/kubelet-flags.generated.js';
+import type { KubeletFlavor } from '../flavor.js';
 
 /**
  * The value type as pflag sees it. pflag's own: bool, string, int32, int, int64, uint64, float64,
@@ -80,6 +81,29 @@ export function kubeletFlagsFor(minor: number): ReadonlyMap<string, FlagSpec> | 
     tables.set(minor, table);
   }
   return table;
+}
+
+/**
+ * OpenShift's kubelet also registers cadvisor's max_housekeeping_interval (not deprecated):
+ * openshift/kubernetes cmd/kubelet/app/options/globalflags_linux.go, as vendored in
+ * openshift/microshift release-4.12 … release-5.2 (kubelet 1.25 onwards). OpenShift 4.11's 1.24
+ * kubelet was not read, so there the flag is neither accepted nor refused.
+ */
+const OPENSHIFT_MAX_HOUSEKEEPING: FlagSpec = { name: 'max-housekeeping-interval', type: 'goDuration', hidden: false, group: 'cadv' };
+const OPENSHIFT_CARRY_FROM = 25;
+const openshiftTables = new Map<number, ReadonlyMap<string, FlagSpec>>();
+
+/** The flag set of this flavor's kubelet 1.<minor>, and names whose registration is not known there. */
+export function flavorFlagTable(minor: number, flavor: KubeletFlavor): { table: ReadonlyMap<string, FlagSpec>; unknownStatus: readonly string[] } | undefined {
+  const table = kubeletFlagsFor(minor);
+  if (!table || flavor !== 'openshift') return table && { table, unknownStatus: [] };
+  if (minor < OPENSHIFT_CARRY_FROM) return { table, unknownStatus: [OPENSHIFT_MAX_HOUSEKEEPING.name] };
+  let openshift = openshiftTables.get(minor);
+  if (!openshift) {
+    openshift = new Map([...table, [OPENSHIFT_MAX_HOUSEKEEPING.name, OPENSHIFT_MAX_HOUSEKEEPING]]);
+    openshiftTables.set(minor, openshift);
+  }
+  return { table: openshift, unknownStatus: [] };
 }
 
 /** The flag that owns a one-letter shorthand (-h → help, -v → v). */

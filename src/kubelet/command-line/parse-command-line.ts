@@ -13,12 +13,13 @@
 import { goQuote } from '../../go/quote.js';
 import { closeMatches } from '../../cli/suggest.js';
 import {
-  kubeletFlagsFor,
+  flavorFlagTable,
   normalizeKubeletFlagName,
   shorthandFlag,
   type FlagSpec,
 } from './flag-table.js';
 import { checkFlagValue, invalidArgument } from './values.js';
+import type { KubeletFlavor } from '../flavor.js';
 
 export type CommandLineErrorKind = 'unknown-flag' | 'bad-value' | 'missing-value' | 'stray-word' | 'bad-syntax';
 
@@ -49,6 +50,8 @@ export type CommandLineParse =
 export interface ParseOptions {
   /** Test hook: use this table instead of the generated one. */
   readonly table?: ReadonlyMap<string, FlagSpec>;
+  /** Whose kubelet (OpenShift's registers one more flag); upstream when not given. */
+  readonly flavor?: KubeletFlavor;
 }
 
 /** Go's %q of one byte (strconv.QuoteRune for ASCII): 'x'. */
@@ -59,8 +62,10 @@ function quoteByte(c: string): string {
 }
 
 export function parseKubeletCommandLine(args: readonly string[], minor: number, options: ParseOptions = {}): CommandLineParse {
-  const table = options.table ?? kubeletFlagsFor(minor);
+  const flavored = flavorFlagTable(minor, options.flavor ?? 'upstream');
+  const table = options.table ?? flavored?.table;
   if (!table) return { undecidable: `kubelet 1.${minor} is not modelled (1.24..1.36)` };
+  const unknownStatus = options.table ? [] : flavored?.unknownStatus ?? [];
 
   const occurrences = new Map<string, string[]>();
   const deprecated: string[] = [];
@@ -73,6 +78,7 @@ export function parseKubeletCommandLine(args: readonly string[], minor: number, 
     ok: false, error, kind, ...(flag !== undefined ? { flag } : {}), ...(pending ? { inexact: true } : {}),
   });
   const unknown = (name: string, display: string): CommandLineParse => {
+    if (unknownStatus.includes(name)) return { undecidable: `whether ${options.flavor ?? 'upstream'} kubelet 1.${minor} registers --${name} was not read`, flag: name };
     const close = closeMatches(name, [...table.keys()]);
     return { ...failure(display, 'unknown-flag', name), ...(close.length > 0 ? { closeFlags: close } : {}) } as CommandLineParse;
   };

@@ -168,3 +168,13 @@ t.test('klog flags: deprecated but accepted in 1.25, unknown from 1.26 (KEP-2845
   t.same(err(parseKubeletCommandLine(['--log-text-split-stream'], 29)), { error: 'unknown flag: --log-text-split-stream', kind: 'unknown-flag', flag: 'log-text-split-stream' });
   t.equal(parseKubeletCommandLine(['--log-text-split-stream'], 30).ok, true);
 });
+
+t.test('OpenShift\'s kubelet also registers --max-housekeeping-interval (1.25+); its 1.24 was not read', async (t) => {
+  for (let minor = 25; minor <= 36; minor++) {
+    t.equal(parseKubeletCommandLine(['--max-housekeeping-interval=15s'], minor, { flavor: 'openshift' }).ok, true, `openshift 1.${minor}`);
+    t.same(err(parseKubeletCommandLine(['--max-housekeeping-interval=15s'], minor)), { error: 'unknown flag: --max-housekeeping-interval', kind: 'unknown-flag', flag: 'max-housekeeping-interval' }, `upstream 1.${minor}`);
+  }
+  t.match(err(parseKubeletCommandLine(['--max-housekeeping-interval=soon'], 30, { flavor: 'openshift' })), { kind: 'bad-value', error: 'invalid argument "soon" for "--max-housekeeping-interval" flag: parse error' });
+  t.ok('undecidable' in parseKubeletCommandLine(['--max-housekeeping-interval=15s'], 24, { flavor: 'openshift' }));
+  t.same(err(parseKubeletCommandLine(['--node-lables=a=b'], 24, { flavor: 'openshift' })), { error: 'unknown flag: --node-lables', kind: 'unknown-flag', flag: 'node-lables' });
+});
