@@ -204,7 +204,8 @@ function flagOp(method, args, ctx) {
   return ctx.add({ name, type, ...(shorthand ? { shorthand } : {}), ...(type === 'bool' ? { noOptDefVal: 'true' } : {}), ...(configField ? { configField } : {}) });
 }
 
-const READ_ONLY_METHODS = new Set(['FlagUsagesWrapped', 'FlagUsages', 'Parse', 'Args', 'GetBool', 'Changed', 'Lookup']);
+// (Only what NewKubeletCommand does outside its RunE: printing usage. An assignment through Lookup is not read-only.)
+const READ_ONLY_METHODS = new Set(['FlagUsagesWrapped', 'FlagUsages']);
 
 /** A deferred block of AddFlags / AddKubeletConfigFlags: the two shapes kubelet has. */
 function runDeferred(stmt, ctx) {

@@ -31,7 +31,7 @@ export const STAGING_MODULES = [
 
 export class SourceError extends Error {}
 
-export function goModDownload(path, version) {
+function goModDownload(path, version) {
   let out;
   try {
     out = execFileSync('go', ['mod', 'download', '-json', `${path}@${version}`], {

@@ -23,3 +23,9 @@ t.test('the checked-in kubelet flag table is what scripts/generate/kubelet-flags
   }
   t.equal(checkedIn, generated, 'run: node scripts/generate/kubelet-flags.mjs');
 });
+
+t.test('a minor that is not locked stops the generator with a message', async (t) => {
+  // @ts-expect-error -- plain ESM generator script without type declarations
+  const { readMinor } = await import('../../../scripts/generate/kubelet-flags.mjs');
+  t.throws(() => (readMinor as (minor: number) => unknown)(23), { message: /kubelet 1\.23 is not in .*kubernetes-source\.lock\.json/ });
+});
