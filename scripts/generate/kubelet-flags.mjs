@@ -431,12 +431,7 @@ export function readMinor(minor) {
 
   // NewKubeletCommand (cmd/kubelet/app/server.go) fills cleanFlagSet; nothing else reaches the parser.
   const command = funcIn(app, 'NewKubeletCommand');
-  const all = [];
-  const ctx = {
-    group: 'glob', structs, jsonFormat, flagSets: new Set(['cleanFlagSet']),
-  };
-  const collected = interpret(command, ctx, follow);
-  for (const flag of collected) all.push(flag);
+  const all = interpret(command, { group: 'glob', structs, jsonFormat, flagSets: new Set(['cleanFlagSet']) }, follow);
   if (!/cleanFlagSet\.Parse\(args\)/.test(readFileSync(command.file, 'utf8'))) fail(command.file, 'kubelet no longer parses cleanFlagSet');
   const names = new Map();
   for (const flag of all) {
@@ -463,14 +458,13 @@ export function generate() {
   const rows = [];
   const open = new Map();
   for (let minor = OLDEST; minor <= DATA_NEWEST; minor++) {
-    const seen = new Set();
     for (const flag of perMinor.get(minor)) {
       const k = key(flag);
-      seen.add(k);
       const row = open.get(k);
       if (row && row.until === minor - 1) row.until = minor;
       else {
-        const fresh = { ...Object.fromEntries(FIELDS.slice(0, 1).map((f) => [f, flag[f]])), from: minor, until: minor, ...Object.fromEntries(FIELDS.slice(1).filter((f) => flag[f] !== undefined).map((f) => [f, flag[f]])) };
+        const attributes = Object.fromEntries(FIELDS.slice(1).filter((f) => flag[f] !== undefined).map((f) => [f, flag[f]]));
+        const fresh = { name: flag.name, from: minor, until: minor, ...attributes };
         rows.push(fresh);
         open.set(k, fresh);
       }
