@@ -190,7 +190,8 @@ function flagOp(method, args, ctx) {
   const where = `${ctx.where} fs.${method}`;
   const str = (tokens) => constString(tokens, ctx.consts) ?? fail(where, `not a constant string: ${text(tokens)}`);
   const m = /^(Bool|String|Duration|Int32|Int64|Int|Uint64|Float64|StringSlice|)(Var)?(P)?$/.exec(method);
-  if (method === 'MarkDeprecated') return ctx.mark(str(args[0]), { deprecated: str(args[1]) });
+  // pflag's MarkDeprecated also hides the flag from --help.
+  if (method === 'MarkDeprecated') return ctx.mark(str(args[0]), { deprecated: str(args[1]), hidden: true });
   if (method === 'MarkHidden') return ctx.mark(str(args[0]), { hidden: true });
   if (method === 'MarkShorthandDeprecated') return ctx.mark(str(args[0]), { shorthandDeprecated: str(args[1]) });
   if (method === 'AddFlagSet' || method === 'SetNormalizeFunc') return undefined;

@@ -33,7 +33,7 @@ export interface FlagSpec {
   readonly noOptDefVal?: string;
   /** pflag prints "Flag --x has been deprecated, <message>" and goes on. */
   readonly deprecated?: string;
-  /** Left out of --help (no kubelet 1.24+ flag is: AddFlags unhides deprecated ones). */
+  /** Left out of --help (pflag's MarkDeprecated hides; KubeletFlags.AddFlags unhides its deprecated flags). */
   readonly hidden: boolean;
   /** The KubeletConfiguration field (v1beta1 JSON path) a config flag binds, e.g. failSwapOn. */
   readonly configField?: string;
