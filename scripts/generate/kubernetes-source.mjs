@@ -105,6 +105,24 @@ export function stagingDir(minor, name) {
   return verified(`k8s.io/${name}`, pinned);
 }
 
+/**
+ * The source tree of a third-party module kubelet links (github.com/google/cadvisor, k8s.io/klog/v2, ...)
+ * at the version the locked k8s.io/kubernetes go.mod selects (its replace, else its require), checked
+ * against the hash that tag's go.sum records.
+ */
+export function dependencyDir(minor, path) {
+  const root = kubernetesDir(minor);
+  const goMod = readFileSync(`${root}/go.mod`, 'utf8');
+  const escaped = path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const replaced = new RegExp(`^\\s*${escaped} => ${escaped} (v\\S+)`, 'm').exec(goMod);
+  const required = new RegExp(`^\\s*(?:require )?${escaped} (v\\S+)`, 'm').exec(goMod);
+  const version = (replaced ?? required)?.[1];
+  if (!version) throw new SourceError(`${path} is not required by k8s.io/kubernetes@${lockedVersion(minor)}`);
+  const sum = new RegExp(`^${escaped} ${version.replace(/[.+]/g, '\\$&')} (h1:\\S+)$`, 'm').exec(readFileSync(`${root}/go.sum`, 'utf8'))?.[1];
+  if (!sum) throw new SourceError(`${path}@${version} has no hash in the go.sum of k8s.io/kubernetes@${lockedVersion(minor)}`);
+  return verified(path, { version, sum });
+}
+
 /** The locked patch version of 1.<minor>, e.g. "v1.29.15". */
 export function lockedVersion(minor) {
   return lockedMinor(minor).kubernetes.version;

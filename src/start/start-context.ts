@@ -37,7 +37,7 @@ export class StartContext {
 
   /** Step 1: kubelet's arguments parsed against this minor's flag set (pflag). */
   get commandLine(): CommandLineVerdict<CommandLineParse & { ok: true }> {
-    return this.once('commandLine', () => commandLineFinding(this.model.kubelet?.args ?? [], this.minor));
+    return this.once('commandLine', () => commandLineFinding(this.model.kubelet?.args ?? [], this.minor, this.flavor));
   }
 
   /** The journal line kubelet writes for an error returned from its start command. */

@@ -29,13 +29,15 @@ const FINDING_BY_KIND = {
 } as const;
 
 /** Step 1/1b: parse kubelet's arguments (after the binary) as kubelet 1.<minor> does. */
-export function commandLineFinding(args: readonly string[], minor: number): CommandLineVerdict<CommandLineParse & { ok: true }> {
-  const parsed = parseKubeletCommandLine(args, minor);
+export function commandLineFinding(args: readonly string[], minor: number, flavor: KubeletFlavor = 'upstream'): CommandLineVerdict<CommandLineParse & { ok: true }> {
+  const parsed = parseKubeletCommandLine(args, minor, { flavor });
   if ('undecidable' in parsed) return { undecidable: parsed.undecidable };
   if (parsed.ok) return { ok: true, value: parsed };
   const kubeletError = withKubeletParsePrefix(parsed);
+  // node-check's hint, outside kubelet's text: the registered names closest to the unknown one.
+  const hint = parsed.closeFlags ? `Did you mean ${parsed.closeFlags.map((f) => `--${f}`).join(' or ')}? ` : '';
   const remediation = {
-    'unknown-flag': `Remove ${parsed.flag?.startsWith('-') ? parsed.flag : `--${parsed.flag}`} from kubelet's command line (unit, drop-ins, env files such as kubeadm-flags.env or KUBELET_EXTRA_ARGS); if it sets a KubeletConfiguration field, set that in the --config file instead.`,
+    'unknown-flag': `${hint}Correct or remove ${parsed.flag?.startsWith('-') ? parsed.flag : `--${parsed.flag}`} on kubelet's command line (unit, drop-ins, env files such as kubeadm-flags.env or KUBELET_EXTRA_ARGS); if it sets a KubeletConfiguration field, set that in the --config file instead.`,
     'bad-value': `Give --${parsed.flag} a value of its type, or remove it (an empty or unset variable in the unit is the usual cause).`,
     'missing-value': `Write --${parsed.flag}=<value>, or remove it.`,
     'stray-word': 'Remove the word, or join it to its flag with "=" (boolean flags never take the next word).',

@@ -1,19 +1,14 @@
 /**
- * The flags kubelet registers on its command line, per minor 1.24..1.36: KubeletFlags.AddFlags and
- * AddKubeletConfigFlags (cmd/kubelet/app/options/options.go), ContainerRuntimeOptions
- * (cmd/kubelet/app/options/container_runtime.go <=1.26, pkg/kubelet/config/flags.go 1.27+), the
- * component-base logging flags, the globals (help, version, cadvisor, credential provider) and, in
- * 1.24-1.25, the deprecated klog flags. Data: src/kubelet/data/kubelet-flags.generated.ts
- * (provenance: scripts/generate/sources/kubelet-flags/PROVENANCE.md).
+ * Every flag kubelet registers on its command line, per minor 1.24..1.36: NewKubeletCommand
+ * (cmd/kubelet/app/server.go) fills one flag set from KubeletFlags.AddFlags and AddKubeletConfigFlags
+ * (cmd/kubelet/app/options/options.go), the container runtime options, component-base's logging
+ * flags, the globals (help, version, cadvisor, credential provider) and, in 1.24-1.25, klog's flags.
+ * Data: src/kubelet/data/kubelet-flags.generated.ts, generated from the source at each minor's
+ * locked release tag (scripts/generate/kubelet-flags.mjs), so each minor's table is complete: a name
+ * not in it is pflag's "unknown flag".
  */
-import {
-  KUBELET_FLAG_ABSENCES,
-  KUBELET_FLAG_MINORS,
-  KUBELET_FLAG_TABLE_COMPLETE,
-  KUBELET_FLAGS,
-  type KubeletFlagAbsence,
-  type KubeletFlagGroup,
-} from '../data/kubelet-flags.generated.js';
+import { KUBELET_FLAG_MINORS, KUBELET_FLAGS, type KubeletFlagGroup } from '../data/kubelet-flags.generated.js';
+import type { KubeletFlavor } from '../flavor.js';
 
 /**
  * The value type as pflag sees it. pflag's own: bool, string, int32, int, int64, uint64, float64,
@@ -36,15 +31,13 @@ export interface FlagSpec {
   readonly shorthand?: string;
   /** Set for flags that never take the next argument (bool flags, --version). */
   readonly noOptDefVal?: string;
-  /** pflag prints "Flag --x has been deprecated, <message>" and goes on; true = message not pinned. */
-  readonly deprecated?: string | true;
-  /** No kubelet 1.24+ flag is hidden (AddFlags unhides deprecated ones). */
+  /** pflag prints "Flag --x has been deprecated, <message>" and goes on. */
+  readonly deprecated?: string;
+  /** Left out of --help (pflag's MarkDeprecated hides; KubeletFlags.AddFlags unhides its deprecated flags). */
   readonly hidden: boolean;
   /** The KubeletConfiguration field (v1beta1 JSON path) a config flag binds, e.g. failSwapOn. */
   readonly configField?: string;
   readonly group: KubeletFlagGroup;
-  /** True when presence in this minor is assumed from a neighbouring version (see PROVENANCE.md). */
-  readonly inferred: boolean;
 }
 
 const tables = new Map<number, ReadonlyMap<string, FlagSpec>>();
@@ -65,17 +58,16 @@ function specOf(r: (typeof KUBELET_FLAGS)[number]): FlagSpec {
       ...(r.shorthand !== undefined ? { shorthand: r.shorthand } : {}),
       ...(r.noOptDefVal !== undefined ? { noOptDefVal: r.noOptDefVal } : {}),
       ...(r.deprecated !== undefined ? { deprecated: r.deprecated } : {}),
-      hidden: false,
+      hidden: r.hidden === true,
       ...(r.configField !== undefined ? { configField: r.configField } : {}),
       group: r.group,
-      inferred: r.presence === 'inferred',
     };
     specs.set(r, spec);
   }
   return spec;
 }
 
-/** Every flag kubelet 1.<minor> registers (as far as known), by normalized name; undefined outside 1.24..1.36. */
+/** Every flag kubelet 1.<minor> registers, by normalized name; undefined outside 1.24..1.36. */
 export function kubeletFlagsFor(minor: number): ReadonlyMap<string, FlagSpec> | undefined {
   if (!isModelledFlagMinor(minor)) return undefined;
   let table = tables.get(minor);
@@ -92,18 +84,26 @@ export function kubeletFlagsFor(minor: number): ReadonlyMap<string, FlagSpec> | 
 }
 
 /**
- * True when the table for this minor lists every flag the binary registers, so a name missing from it
- * is certainly "unknown flag". False for every minor today (PROVENANCE.md "Completeness"): callers must
- * answer "cannot tell" for names that are neither in the table nor certainly absent.
+ * OpenShift's kubelet also registers cadvisor's max_housekeeping_interval (not deprecated):
+ * openshift/kubernetes cmd/kubelet/app/options/globalflags_linux.go, as vendored in
+ * openshift/microshift release-4.12 … release-5.2 (kubelet 1.25 onwards). OpenShift 4.11's 1.24
+ * kubelet was not read, so there the flag is neither accepted nor refused.
  */
-export function flagTableComplete(minor: number): boolean {
-  return isModelledFlagMinor(minor) && KUBELET_FLAG_TABLE_COMPLETE.includes(minor);
-}
+const OPENSHIFT_MAX_HOUSEKEEPING: FlagSpec = { name: 'max-housekeeping-interval', type: 'goDuration', hidden: false, group: 'cadv' };
+const OPENSHIFT_CARRY_FROM = 25;
+const openshiftTables = new Map<number, ReadonlyMap<string, FlagSpec>>();
 
-/** Why a normalized flag name is certainly NOT registered in this minor (removed, or not yet added). */
-export function flagCertainlyAbsent(minor: number, name: string): KubeletFlagAbsence | undefined {
-  if (!isModelledFlagMinor(minor)) return undefined;
-  return KUBELET_FLAG_ABSENCES.find((a) => a.name === name && minor >= a.from && minor <= a.until);
+/** The flag set of this flavor's kubelet 1.<minor>, and names whose registration is not known there. */
+export function flavorFlagTable(minor: number, flavor: KubeletFlavor): { table: ReadonlyMap<string, FlagSpec>; unknownStatus: readonly string[] } | undefined {
+  const table = kubeletFlagsFor(minor);
+  if (!table || flavor !== 'openshift') return table && { table, unknownStatus: [] };
+  if (minor < OPENSHIFT_CARRY_FROM) return { table, unknownStatus: [OPENSHIFT_MAX_HOUSEKEEPING.name] };
+  let openshift = openshiftTables.get(minor);
+  if (!openshift) {
+    openshift = new Map([...table, [OPENSHIFT_MAX_HOUSEKEEPING.name, OPENSHIFT_MAX_HOUSEKEEPING]]);
+    openshiftTables.set(minor, openshift);
+  }
+  return { table: openshift, unknownStatus: [] };
 }
 
 /** The flag that owns a one-letter shorthand (-h → help, -v → v). */

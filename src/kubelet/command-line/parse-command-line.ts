@@ -5,19 +5,21 @@
  * `unknown command %+s` with the first word; then --help / --version short-circuit (exit 0, no start).
  * pflag parseArgs, parseLongArg, parseSingleShortArg, FlagSet.Set: kubelet 1.24..1.33 use pflag v1.0.5,
  * 1.34 v1.0.6, 1.35..1.36 v1.0.9 (component-base go.mod per tag); the error texts are identical in all
- * three (read in the spf13/pflag tags: v1.0.9 builds them in errors.go with the same formats).
+ * three (read in the spf13/pflag tags: v1.0.9 builds them in errors.go with the same formats; 1.37's
+ * v1.0.10 too). Each minor's flag table is complete (generated from the tagged source), so a name it
+ * lacks is pflag's `unknown flag: --<name as typed>`.
  * Errors are returned WITHOUT kubelet's outer prefix (see withKubeletParsePrefix).
  */
 import { goQuote } from '../../go/quote.js';
+import { closeMatches } from '../../cli/suggest.js';
 import {
-  flagCertainlyAbsent,
-  flagTableComplete,
-  kubeletFlagsFor,
+  flavorFlagTable,
   normalizeKubeletFlagName,
   shorthandFlag,
   type FlagSpec,
 } from './flag-table.js';
 import { checkFlagValue, invalidArgument } from './values.js';
+import type { KubeletFlavor } from '../flavor.js';
 
 export type CommandLineErrorKind = 'unknown-flag' | 'bad-value' | 'missing-value' | 'stray-word' | 'bad-syntax';
 
@@ -40,13 +42,16 @@ export type CommandLineParse =
       readonly flag?: string;
       /** Kubelet certainly fails, but an earlier argument might fail first with another text. */
       readonly inexact?: boolean;
+      /** unknown-flag: the registered names closest to the unknown one (node-check's hint, not kubelet's text). */
+      readonly closeFlags?: readonly string[];
     }
   | { readonly ok?: undefined; readonly undecidable: string; readonly flag?: string };
 
 export interface ParseOptions {
-  /** Test hook: use this table (and completeness) instead of the generated one. */
+  /** Test hook: use this table instead of the generated one. */
   readonly table?: ReadonlyMap<string, FlagSpec>;
-  readonly complete?: boolean;
+  /** Whose kubelet (OpenShift's registers one more flag); upstream when not given. */
+  readonly flavor?: KubeletFlavor;
 }
 
 /** Go's %q of one byte (strconv.QuoteRune for ASCII): 'x'. */
@@ -57,9 +62,10 @@ function quoteByte(c: string): string {
 }
 
 export function parseKubeletCommandLine(args: readonly string[], minor: number, options: ParseOptions = {}): CommandLineParse {
-  const table = options.table ?? kubeletFlagsFor(minor);
+  const flavored = flavorFlagTable(minor, options.flavor ?? 'upstream');
+  const table = options.table ?? flavored?.table;
   if (!table) return { undecidable: `kubelet 1.${minor} is not modelled (1.24..1.36)` };
-  const complete = options.complete ?? flagTableComplete(minor);
+  const unknownStatus = options.table ? [] : flavored?.unknownStatus ?? [];
 
   const occurrences = new Map<string, string[]>();
   const deprecated: string[] = [];
@@ -71,9 +77,10 @@ export function parseKubeletCommandLine(args: readonly string[], minor: number, 
   const failure = (error: string, kind: CommandLineErrorKind, flag?: string): CommandLineParse => ({
     ok: false, error, kind, ...(flag !== undefined ? { flag } : {}), ...(pending ? { inexact: true } : {}),
   });
-  const unknown = (name: string, display: string): CommandLineParse | undefined => {
-    if (complete || flagCertainlyAbsent(minor, name)) return failure(display, 'unknown-flag', name);
-    return { undecidable: `${display.replace(/^unknown (shorthand )?flag: /, '')} is not in node-check's flag table for kubelet 1.${minor}, so whether kubelet accepts it (and whether it takes the next argument) is unknown`, flag: name };
+  const unknown = (name: string, display: string): CommandLineParse => {
+    if (unknownStatus.includes(name)) return { undecidable: `whether ${options.flavor ?? 'upstream'} kubelet 1.${minor} registers --${name} was not read`, flag: name };
+    const close = closeMatches(name, [...table.keys()]);
+    return { ...failure(display, 'unknown-flag', name), ...(close.length > 0 ? { closeFlags: close } : {}) } as CommandLineParse;
   };
   const set = (spec: FlagSpec, value: string): CommandLineParse | undefined => {
     const check = checkFlagValue(spec, value);
@@ -108,11 +115,7 @@ export function parseKubeletCommandLine(args: readonly string[], minor: number, 
       const rawName = eq === -1 ? body : body.slice(0, eq);
       const name = normalizeKubeletFlagName(rawName);
       const spec = table.get(name);
-      if (!spec) {
-        const r = unknown(name, `unknown flag: --${rawName}`);
-        if (r) return r;
-        continue;
-      }
+      if (!spec) return unknown(name, `unknown flag: --${rawName}`);
       let value: string;
       if (eq !== -1) value = body.slice(eq + 1);
       else if (spec.noOptDefVal !== undefined) value = spec.noOptDefVal;
@@ -131,11 +134,12 @@ export function parseKubeletCommandLine(args: readonly string[], minor: number, 
       if (c.charCodeAt(0) >= 0x80 || c.charCodeAt(0) < 0x20) return { undecidable: `the shorthand argument ${goQuote(s)} has a non-ASCII or control letter` };
       const spec = shorthandFlag(table, c);
       if (!spec) {
-        // Unlike long names, the shorthands are known whole in every minor: kubelet's own flags
-        // define none, and the only ones are -h (cobra's help) and -v (klog's verbosity, whose
-        // one-letter Go flag pflag.PFlagFromGoFlag turns into a shorthand). So any other letter is
-        // pflag's "unknown shorthand flag" (spf13/pflag flag.go parseSingleShortArg).
-        return failure(`unknown shorthand flag: ${quoteByte(c)} in -${shorthands}`, 'unknown-flag', `-${c}`);
+        // The only shorthands are -h (help) and -v (the logging verbosity); a single dash before a
+        // long name ("-node-labels") is read as shorthands, so its first letter is pflag's
+        // "unknown shorthand flag" (spf13/pflag flag.go parseSingleShortArg).
+        const longName = normalizeKubeletFlagName(s.slice(1).split('=')[0]!);
+        const close = table.has(longName) ? [longName] : closeMatches(longName, [...table.keys()]);
+        return { ...failure(`unknown shorthand flag: ${quoteByte(c)} in -${shorthands}`, 'unknown-flag', `-${c}`), ...(close.length > 0 ? { closeFlags: close } : {}) } as CommandLineParse;
       }
       let value: string;
       let rest: string;

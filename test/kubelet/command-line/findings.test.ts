@@ -16,8 +16,22 @@ t.test('parse failures become findings with kubelet\'s full error text', async (
   t.match(commandLineFinding(['--config'], 33), { findingId: 'kubelet-flag-missing-value', kubeletError: 'failed to parse kubelet flag: flag needs an argument: --config' });
   t.match(commandLineFinding(['--fail-swap-on', 'false'], 33), { findingId: 'kubelet-stray-argument', kubeletError: 'unknown command false' });
   t.match(commandLineFinding(['---v=2'], 33), { findingId: 'kubelet-stray-argument', kubeletError: 'failed to parse kubelet flag: bad flag syntax: ---v=2' });
-  t.ok('undecidable' in commandLineFinding(['--brand-new-flag'], 33));
+  t.match(commandLineFinding(['--brand-new-flag'], 33), { findingId: 'kubelet-flag-unknown', kubeletError: 'failed to parse kubelet flag: unknown flag: --brand-new-flag' });
   t.match(commandLineFinding(['--max-pods=5'], 33), { ok: true });
+});
+
+t.test('a typo\'d flag: kubelet\'s text unchanged, node-check\'s "did you mean" only in the remediation', async (t) => {
+  for (let minor = 24; minor <= 36; minor++) {
+    const finding = commandLineFinding(['--node-lables=tier=web'], minor);
+    t.match(finding, {
+      findingId: 'kubelet-flag-unknown',
+      kubeletError: 'failed to parse kubelet flag: unknown flag: --node-lables',
+      message: `kubelet 1.${minor} will exit at start with: failed to parse kubelet flag: unknown flag: --node-lables`,
+      remediation: /^Did you mean --node-labels\? Correct or remove --node-lables on kubelet's command line/,
+    }, `1.${minor}`);
+  }
+  t.match(commandLineFinding(['--max-pod=250'], 30), { remediation: /^Did you mean --max-pods[ ?]/ });
+  t.match(commandLineFinding(['--zzzzzzzzzzzz'], 30), { remediation: /^Correct or remove --zzzzzzzzzzzz/ });
 });
 
 t.test('validation failures become kubelet-flag-validation findings', async (t) => {
