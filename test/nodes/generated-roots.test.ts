@@ -9,7 +9,6 @@
  * compared; without them (CI), the committed files are checked against the lock's hashes.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,52 +75,75 @@ t.test('the generator writes nothing when an input cannot be read', async (t) =>
   t.same(fs.readdirSync(out), ['kept'], 'the output directory is untouched');
 });
 
-const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
-
-interface KubeadmLock {
-  readonly inputs: { readonly release: { readonly commit: string; readonly ref: string }; readonly kubernetes: Readonly<Record<string, { readonly version: string }>> };
+interface Lock {
+  readonly inputs: object;
   readonly outputs: Readonly<Record<string, string>>;
 }
 
-function committedTree(dir: string): Record<string, Buffer> {
-  const out: Record<string, Buffer> = {};
+interface Generator {
+  readonly name: string;
+  readonly distro: string;
+  /** Where the fetched repository is (an env var can point elsewhere) and the lock field naming its tag. */
+  readonly gitDir: string;
+  readonly ref: (lock: Lock) => string;
+}
+
+const GENERATORS: readonly Generator[] = [
+  { name: 'kubeadm', distro: 'kubeadm', gitDir: process.env.NODE_CHECK_RELEASE_GIT ?? '/work/.mirror/kubernetes+release/repo', ref: (lock) => (lock.inputs as { release: { ref: string } }).release.ref },
+  { name: 'eks-al2', distro: 'eks-al2', gitDir: process.env.NODE_CHECK_EKS_AMI_GIT ?? '/work/.mirror/awslabs+amazon-eks-ami/repo', ref: (lock) => (lock.inputs as { eks: { ref: string } }).eks.ref },
+];
+
+// @ts-expect-error: a plain .mjs module without types
+const lib = (await import('../../scripts/fixtures/render-lib.mjs')) as {
+  outputFiles(roots: object): Record<string, { text: string; mode: number }>;
+  lockOf(generator: string, inputs: unknown, files: Record<string, { text: string; mode: number }>): Lock;
+  lockedHash(file: { text: string | Buffer; mode: number }): string;
+};
+
+function committedTree(dir: string): Record<string, { text: Buffer; mode: number }> {
+  const out: Record<string, { text: Buffer; mode: number }> = {};
   const walk = (d: string) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, entry.name);
       if (entry.isDirectory()) walk(p);
-      else out[path.relative(dir, p)] = fs.readFileSync(p);
+      else out[path.relative(dir, p)] = { text: fs.readFileSync(p), mode: fs.statSync(p).mode & 0o111 ? 0o755 : 0o644 };
     }
   };
   walk(dir);
   return out;
 }
 
-t.test('the kubeadm roots are the generator\'s output (rendered again when its inputs are here, else against the lock)', async (t) => {
-  const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'scripts/fixtures/kubeadm.lock.json'), 'utf8')) as KubeadmLock;
-  const kubeadmDir = path.join(generatedDir, 'kubeadm');
-  const committed = committedTree(kubeadmDir);
-  t.same(Object.keys(committed).sort(), Object.keys(lock.outputs).sort(), 'the committed files are the locked ones, no more, no fewer');
-  for (const [file, hash] of Object.entries(lock.outputs)) t.equal(committed[file] && sha256(committed[file]!), hash, `${file} matches the lock`);
+for (const generator of GENERATORS) {
+  t.test(`the ${generator.distro} roots are ${generator.name}.mjs's output (rendered again when its inputs are here, else against the lock)`, async (t) => {
+    const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, `scripts/fixtures/${generator.name}.lock.json`), 'utf8')) as Lock;
+    const committed = committedTree(path.join(generatedDir, generator.distro));
+    t.same(Object.keys(committed).sort(), Object.keys(lock.outputs).sort(), 'the committed files are the locked ones, no more, no fewer');
+    for (const [file, hash] of Object.entries(lock.outputs)) t.equal(committed[file] && lib.lockedHash(committed[file]!), hash, `${file} matches the lock`);
 
-  const sourceLock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'scripts/generate/kubernetes-source.lock.json'), 'utf8')) as { minors: Record<string, { kubernetes: { version: string } }> };
-  for (const [minor, { version }] of Object.entries(lock.inputs.kubernetes)) t.equal(version, sourceLock.minors[minor]?.kubernetes.version, `1.${minor}: the kubeadm source is the locked kubernetes version`);
+    const kubernetes = (lock.inputs as { kubernetes?: Record<string, { version: string }> }).kubernetes;
+    if (kubernetes) {
+      const sourceLock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'scripts/generate/kubernetes-source.lock.json'), 'utf8')) as { minors: Record<string, { kubernetes: { version: string } }> };
+      for (const [minor, { version }] of Object.entries(kubernetes)) t.equal(version, sourceLock.minors[minor]?.kubernetes.version, `${minor}: the source read is the locked kubernetes version`);
+    }
 
-  const releaseGit = process.env.NODE_CHECK_RELEASE_GIT ?? '/work/.mirror/kubernetes+release/repo';
-  if (!fs.existsSync(releaseGit)) {
-    t.comment(`${releaseGit} is absent: the roots were checked against the lock only`);
-    return;
-  }
-  // @ts-expect-error: a plain .mjs module without types
-  const generator = (await import('../../scripts/fixtures/kubeadm.mjs')) as { renderAll(gitDir: string, ref: string): { roots: object; inputs: unknown }; outputFiles(roots: object): Record<string, string>; lockOf(inputs: unknown, files: Record<string, string>): KubeadmLock };
-  let rendered: ReturnType<typeof generator.renderAll>;
-  try {
-    rendered = generator.renderAll(releaseGit, lock.inputs.release.ref);
-  } catch (error) {
-    t.comment(`the generator's inputs cannot be read here (${(error as Error).message}): checked against the lock only`);
-    return;
-  }
-  t.throws(() => generator.renderAll(releaseGit, 'no-such-tag'), /cannot resolve no-such-tag/, 'an input that cannot be read stops the generator');
-  const files = generator.outputFiles(rendered.roots);
-  for (const [file, text] of Object.entries(files)) t.equal(committed[file]?.toString('utf8'), text, `${file} renders the same`);
-  t.same(generator.lockOf(rendered.inputs, files).inputs, lock.inputs, 'the inputs are the locked ones');
-});
+    if (!fs.existsSync(generator.gitDir)) {
+      t.comment(`${generator.gitDir} is absent: the roots were checked against the lock only`);
+      return;
+    }
+    const module = (await import(`../../scripts/fixtures/${generator.name}.mjs`)) as { renderAll(gitDir: string, ref: string): { roots: object; inputs: unknown } };
+    let rendered: { roots: object; inputs: unknown };
+    try {
+      rendered = module.renderAll(generator.gitDir, generator.ref(lock));
+    } catch (error) {
+      t.comment(`the generator's inputs cannot be read here (${(error as Error).message}): checked against the lock only`);
+      return;
+    }
+    t.throws(() => module.renderAll(generator.gitDir, 'no-such-tag'), /cannot resolve no-such-tag/, 'an input that cannot be read stops the generator');
+    const files = lib.outputFiles(rendered.roots);
+    for (const [file, { text, mode }] of Object.entries(files)) {
+      t.equal(committed[file]?.text.toString('utf8'), text, `${file} renders the same`);
+      t.equal(committed[file]?.mode, mode, `${file}: mode`);
+    }
+    t.same(lib.lockOf(`scripts/fixtures/${generator.name}.mjs`, rendered.inputs, files).inputs, lock.inputs, 'the inputs are the locked ones');
+  });
+}
