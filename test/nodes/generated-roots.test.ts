@@ -90,6 +90,7 @@ interface Generator {
 
 const GENERATORS: readonly Generator[] = [
   { name: 'kubeadm', distro: 'kubeadm', gitDir: process.env.NODE_CHECK_RELEASE_GIT ?? '/work/.mirror/kubernetes+release/repo', ref: (lock) => (lock.inputs as { release: { ref: string } }).release.ref },
+  { name: 'kind', distro: 'kind', gitDir: process.env.NODE_CHECK_KIND_GIT ?? '/work/.mirror/kubernetes-sigs+kind/repo', ref: (lock) => (lock.inputs as { kind: { ref: string }[] }).kind.map((k) => k.ref).join(',') },
   { name: 'eks-al2', distro: 'eks-al2', gitDir: process.env.NODE_CHECK_EKS_AMI_GIT ?? '/work/.mirror/awslabs+amazon-eks-ami/repo', ref: (lock) => (lock.inputs as { eks: { ref: string } }).eks.ref },
 ];
 
@@ -121,6 +122,7 @@ for (const generator of GENERATORS) {
     for (const [file, hash] of Object.entries(lock.outputs)) t.equal(committed[file] && lib.lockedHash(committed[file]!), hash, `${file} matches the lock`);
 
     const kubernetes = (lock.inputs as { kubernetes?: Record<string, { version: string }> }).kubernetes;
+    t.ok(Object.keys(committed).length > 0, `${generator.distro} roots are committed`);
     if (kubernetes) {
       const sourceLock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'scripts/generate/kubernetes-source.lock.json'), 'utf8')) as { minors: Record<string, { kubernetes: { version: string } }> };
       for (const [minor, { version }] of Object.entries(kubernetes)) t.equal(version, sourceLock.minors[minor]?.kubernetes.version, `${minor}: the source read is the locked kubernetes version`);
