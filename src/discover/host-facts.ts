@@ -11,7 +11,8 @@ import { goErrnoText, RootFs } from '../host/root-fs.js';
 import type { FileTable, PathFact } from '../model/node.js';
 import type { ServiceModel } from '../model/service.js';
 import { KERNEL_TUNABLES } from '../host-facts/data.js';
-import type { CriSocketFact, HostFactName, HostFacts, HostFactsResult, SysctlFact } from '../host-facts/types.js';
+import { CLOUD_MACHINE_FILES } from '../host-facts/cloud-machine.js';
+import type { CloudMachineFact, CloudMachineFile, CriSocketFact, HostFactName, HostFacts, HostFactsResult, SysctlFact } from '../host-facts/types.js';
 import { parseMountinfo, pathFact } from './path-facts.js';
 
 /** The few syscalls used, injectable so tests can prove nothing is read for another root. */
@@ -50,7 +51,7 @@ export const NODE_HOST_IO: HostIo = {
 
 /** CGROUP2_SUPER_MAGIC, what libcontainer's IsCgroup2UnifiedMode compares statfs("/sys/fs/cgroup") with. */
 export const CGROUP2_SUPER_MAGIC = 0x63677270;
-const ALL_FACTS: readonly HostFactName[] = ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus'];
+const ALL_FACTS: readonly HostFactName[] = ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus', 'cloudMachine'];
 
 export interface HostFactsOptions {
   /** The --root node-check reads; host facts exist only for "/". */
@@ -62,7 +63,7 @@ export interface HostFactsOptions {
 
 export function discoverHostFacts(options: HostFactsOptions): HostFactsResult {
   if (resolve(options.root) !== '/') {
-    const reason = `--root ${options.root} is not the running system: swap, cgroups, sysctls, sockets and online CPUs belong to the machine node-check runs on, so they were not read`;
+    const reason = `--root ${options.root} is not the running system: swap, cgroups, sysctls, sockets, online CPUs and the cloud machine (DMI) belong to the machine node-check runs on, so they were not read`;
     return { facts: {}, notChecked: ALL_FACTS.map((fact) => ({ fact, reason })) };
   }
   const io = options.io ?? NODE_HOST_IO;
@@ -89,6 +90,13 @@ export function discoverHostFacts(options: HostFactsOptions): HostFactsResult {
   const online = io.readFile('/sys/devices/system/cpu/online');
   if (online.ok) facts.onlineCpus = online.text.trim();
   else notChecked.push({ fact: 'onlineCpus', reason: `cannot read /sys/devices/system/cpu/online: ${goErrnoText(online.code)}` });
+
+  const cloudMachine: { -readonly [K in CloudMachineFile]?: CloudMachineFact[K] } = {};
+  for (const [file, path] of Object.entries(CLOUD_MACHINE_FILES) as [CloudMachineFile, string][]) {
+    const read = io.readFile(path);
+    cloudMachine[file] = read.ok ? { text: read.text } : { code: read.code };
+  }
+  facts.cloudMachine = cloudMachine;
 
   return { facts, notChecked };
 }

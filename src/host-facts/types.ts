@@ -1,6 +1,6 @@
 /**
  * Facts about the running host that decide kubelet's host-dependent start checks (swap, cgroup
- * version, kernel tunables, the CRI socket, online CPUs). Plain data, gathered only on the live
+ * version, kernel tunables, the CRI socket, online CPUs, the cloud machine). Plain data, gathered only on the live
  * root "/" by src/discover/host-facts.ts; for any other root every fact is `notChecked`.
  */
 
@@ -16,6 +16,12 @@ export type CriSocketFact =
   | { readonly kind: 'socket' | 'missing' | 'not-socket'; readonly endpoint: string; readonly path: string }
   | { readonly kind: 'error'; readonly endpoint: string; readonly path: string; readonly code: string };
 
+/** The files kubelet's own cloud detection reads (src/host-facts/cloud-machine.ts CLOUD_MACHINE_FILES). */
+export type CloudMachineFile = 'hypervisorUuid' | 'productUuid' | 'boardAssetTag' | 'productName';
+
+/** Each file's text as read, or the errno code of the failed read. */
+export type CloudMachineFact = Readonly<Partial<Record<CloudMachineFile, { readonly text: string } | { readonly code: string }>>>;
+
 export interface HostFacts {
   readonly swaps?: SwapFact;
   /** 2 when /sys/fs/cgroup is cgroup2fs (libcontainer IsCgroup2UnifiedMode), else 1. */
@@ -25,6 +31,8 @@ export interface HostFacts {
   readonly criSocket?: CriSocketFact;
   /** /sys/devices/system/cpu/online, trimmed ("0-3,8"). */
   readonly onlineCpus?: string;
+  /** What the machine shows of the cloud it runs on, for in-tree --cloud-provider values. */
+  readonly cloudMachine?: CloudMachineFact;
 }
 
 export type HostFactName = keyof HostFacts;

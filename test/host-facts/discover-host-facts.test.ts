@@ -40,7 +40,7 @@ t.test('another root: nothing is read, every fact is notChecked with the reason'
   const result = discoverHostFacts({ root, containerRuntimeEndpoint: 'unix:///run/containerd/containerd.sock', io });
   t.same(io.calls, [], 'no host read, stat or statfs');
   t.same(result.facts, {});
-  t.same(result.notChecked.map((n) => n.fact), ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus']);
+  t.same(result.notChecked.map((n) => n.fact), ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus', 'cloudMachine']);
   t.match(result.notChecked[0]?.reason, `--root ${root} is not the running system`);
   // And the checks then say "cannot tell", not "fine".
   const outcomes = checkHostPreconditions({ minor: 30, config: { ...defaultsFor(30)!, containerRuntimeEndpoint: 'unix:///run/containerd/containerd.sock' }, facts: result.facts });
@@ -56,6 +56,7 @@ t.test('"/" with injected I/O: what kubelet would read, parsed its way', async (
     '/proc/sys/kernel/panic_on_oops': '1\n',
     '/proc/sys/kernel/keys/root_maxkeys': '1000000\n',
     '/sys/devices/system/cpu/online': '0-7\n',
+    '/sys/devices/virtual/dmi/id/board_asset_tag': 'i-0123456789abcdef0\n',
   };
   const io: HostIo = {
     readFile: (file) => (file in files ? { ok: true, text: files[file]! } : { ok: false, code: 'ENOENT' }),
@@ -69,6 +70,12 @@ t.test('"/" with injected I/O: what kubelet would read, parsed its way', async (
   t.same(result.facts.sysctls?.['kernel/keys/root_maxbytes'], { error: 'open /proc/sys/kernel/keys/root_maxbytes: no such file or directory' });
   t.same(result.facts.criSocket, { kind: 'missing', endpoint: 'unix:///var/run/crio/crio.sock', path: '/var/run/crio/crio.sock' }, 'the path is dialled as written');
   t.equal(result.facts.onlineCpus, '0-7');
+  t.same(result.facts.cloudMachine, {
+    hypervisorUuid: { code: 'ENOENT' },
+    productUuid: { code: 'ENOENT' },
+    boardAssetTag: { text: 'i-0123456789abcdef0\n' },
+    productName: { code: 'ENOENT' },
+  }, 'the files kubelet\'s cloud detection reads, as read');
   t.same(result.notChecked, []);
   t.equal(discoverHostFacts({ root: '/', io: { ...io, statfsType: () => 0x01021994 } }).facts.cgroupVersion, 1, 'tmpfs at /sys/fs/cgroup is cgroup v1 (or hybrid)');
   t.match(discoverHostFacts({ root: '/', io }).notChecked, [{ fact: 'criSocket', reason: /not known/ }]);

@@ -98,6 +98,25 @@ t.test('Run(): --cloud-provider per minor', async (t) => {
   t.ok('undecidable' in kubeletRunStep.run(ctx('--cloud-provider=gce', 28)), 'an in-tree provider initialises against the cloud');
 });
 
+t.test('Run(): an in-tree --cloud-provider is a host fact (the machine\'s DMI on "/", notChecked elsewhere)', async (t) => {
+  const absent = { code: 'ENOENT' };
+  const noSwap = { swaps: { present: false } };
+  const ec2 = host({ ...noSwap, cloudMachine: { hypervisorUuid: absent, productUuid: { text: 'ec2a0b1c-0000-0000-0000-000000000000\n' }, boardAssetTag: absent, productName: { text: 'm5.large\n' } } });
+  const laptop = host({ ...noSwap, cloudMachine: { hypervisorUuid: absent, productUuid: { text: '4c4c4544-0000\n' }, boardAssetTag: absent, productName: { text: 'ThinkPad\n' } } });
+  for (const minor of [24, 25, 26]) t.same(kubeletRunStep.run(ctx('--cloud-provider=aws', minor, ec2)), { pass: true }, `1.${minor} on EC2: the AWS provider initialises`);
+  const off = kubeletRunStep.run(ctx('--cloud-provider=aws', 26, laptop));
+  t.ok('undecidable' in off, 'not shown: still cannot tell (the metadata service is not asked)');
+  t.match('undecidable' in off && off.undecidable, 'the machine does not show that cloud');
+  t.equal(failOf(kubeletRunStep.run(ctx('--cloud-provider=aws', 27, ec2)))?.findingId, 'cloud-provider-unknown', '1.27 links no AWS provider, whatever the machine');
+  const gce = host({ ...noSwap, cloudMachine: { productName: { text: 'Google Compute Engine\n' } } });
+  t.same(kubeletRunStep.run(ctx('--cloud-provider=gce', 28, gce)), { pass: true }, '1.28 (DisableCloudProviders off) on GCE');
+  t.ok('undecidable' in kubeletRunStep.run(ctx('--cloud-provider=gce', 28, ec2)), 'gce on an EC2 machine');
+  t.ok('undecidable' in kubeletRunStep.run(ctx('--cloud-provider=azure', 28, ec2)), 'azure has no offline test in its source');
+  const other = host({}, {}, ['swaps', 'criSocket', 'cloudMachine'].map((fact) => ({ fact, reason: '--root /x is not the running system' })));
+  t.same(kubeletRunStep.run(ctx('--cloud-provider=aws', 24, other)), { pass: true }, 'another root: listed in notChecked, the rest decided');
+  t.same(kubeletRunStep.run(ctx('--cloud-provider=azure', 28, other)), { pass: true }, 'as for every in-tree provider');
+});
+
 t.test('Run(): --kube-reserved parsed by parseResourceList', async (t) => {
   const flag = failOf(kubeletRunStep.run(ctx('--kube-reserved=cpu=abc', 30)));
   t.equal(flag?.findingId, 'kube-reserved-unparsable');

@@ -30,6 +30,7 @@
  */
 import { goQuote } from '../../go/quote.js';
 import { RUN_WRAP, goSprintf, wrapStepError } from '../data/start-sequence.js';
+import type { ProviderCloud } from '../../host-facts/cloud-machine.js';
 import type { GateEnabled, KubeletFlavor, NodeSetupResult } from './types.js';
 
 export const DISABLE_CLOUD_PROVIDERS_GATE = 'DisableCloudProviders';
@@ -55,6 +56,12 @@ export interface CloudProviderInput {
   readonly cloudConfigFile?: string;
   /** Whether os.Open(--cloud-config) succeeds (a host fact); undefined = not known. */
   readonly cloudConfigOpens?: boolean;
+  /**
+   * What the machine shows offline of this provider's cloud (src/host-facts/cloud-machine.ts), or
+   * 'not-checked' when the host was not read (another --root: listed in notChecked, the rest decided).
+   * Undefined = not looked at.
+   */
+  readonly providerCloud?: ProviderCloud | 'not-checked';
 }
 
 const REMEDIATION =
@@ -134,7 +141,12 @@ export function checkCloudProvider(
       inexact: true,
     };
   }
+  // InitCloudProvider: the provider asks its cloud's metadata service. On a machine that shows
+  // the cloud the way kubelet's own detection reads it, that service is there.
+  const cloud = input.providerCloud;
+  if (cloud === 'not-checked' || cloud?.kind === 'shown') return undefined;
+  const why = cloud === undefined ? 'the machine was not looked at' : cloud.kind === 'not-shown' ? `the machine does not show that cloud (${cloud.detail})` : cloud.detail;
   return {
-    undecidable: `--cloud-provider=${name} is a built-in provider in kubelet 1.${minor}; whether it initialises depends on the cloud environment`,
+    undecidable: `--cloud-provider=${name} is a built-in provider in kubelet 1.${minor}; whether it initialises depends on the cloud environment, and ${why}`,
   };
 }

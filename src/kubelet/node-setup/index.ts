@@ -6,7 +6,7 @@
  * report the first failure in kubelet's order.
  */
 import { stepIndex, type StartStepId } from '../data/start-sequence.js';
-import { checkCloudProvider, inTreeCloudProviders } from './cloud-provider.js';
+import { checkCloudProvider, inTreeCloudProviders, type CloudProviderInput } from './cloud-provider.js';
 import { checkNodeIP } from './node-ip.js';
 import { checkReservedResources, type ResourceMap } from './reserved.js';
 import { isUndecidable, type GateEnabled, type KubeletFlavor, type NodeSetupFailure, type Undecidable } from './types.js';
@@ -23,6 +23,7 @@ export interface NodeSetupInput {
   readonly cloudProvider?: string;
   readonly cloudConfigFile?: string;
   readonly cloudConfigOpens?: boolean;
+  readonly providerCloud?: CloudProviderInput['providerCloud'];
   readonly nodeIP?: string;
   readonly kubeReserved?: ResourceMap;
   readonly systemReserved?: ResourceMap;
@@ -61,6 +62,7 @@ export function evaluateNodeSetup(
       cloudProvider,
       ...(input.cloudConfigFile === undefined ? {} : { cloudConfigFile: input.cloudConfigFile }),
       ...(input.cloudConfigOpens === undefined ? {} : { cloudConfigOpens: input.cloudConfigOpens }),
+      ...(input.providerCloud === undefined ? {} : { providerCloud: input.providerCloud }),
     },
     gateEnabled,
     flavor,

@@ -4,7 +4,7 @@
  * the CRI connection (fatal from 1.27), --reserved-cpus against the online CPUs, the
  * --kube-reserved / --system-reserved quantities, swap (the container manager), --node-ip, and
  * NewMainKubelet's cloud-provider check. Offline rules come from src/kubelet/node-setup/, host
- * facts from src/host-facts/ and only for the live root: with another root they are listed as not
+ * facts (the machine's cloud for an in-tree provider, too) from src/host-facts/ and only for the live root: with another root they are listed as not
  * checked and never change the answer. After "Started kubelet", protectKernelDefaults (kernel
  * tunables) is the last fatal check (postStartStep).
  */
@@ -17,6 +17,7 @@ import { stepIndex, type StartStepId } from '../../kubelet/data/start-sequence.j
 import { checkHostPreconditions, defaultsFor, HOST_FINDING } from '../../host-facts/check-host.js';
 import { isFailure, type PreconditionOutcome } from '../../systemd-preconditions/outcome.js';
 import { lastValue } from '../../kubelet/flags.js';
+import { providerCloudShown, type ProviderCloud } from '../../host-facts/cloud-machine.js';
 
 /** Host checks by the start step they belong to (kernel tunables fail only after start). */
 const HOST_STEP: Readonly<Record<string, StartStepId | 'post-start'>> = {
@@ -57,9 +58,11 @@ function ordered(context: StartContext): Ordered[] {
   const cloudProvider = flags ? lastValue(flags, 'cloud-provider') : undefined;
   const cloudConfigFile = flags ? lastValue(flags, 'cloud-config') : undefined;
   const nodeIP = flags ? lastValue(flags, 'node-ip') : undefined;
+  const providerCloud = cloudOfMachine(context, cloudProvider);
   const setup = evaluateNodeSetup(context.minor, {
     ...(cloudProvider !== undefined ? { cloudProvider } : {}),
     ...(cloudConfigFile !== undefined ? { cloudConfigFile } : {}),
+    ...(providerCloud !== undefined ? { providerCloud } : {}),
     ...(nodeIP !== undefined ? { nodeIP } : {}),
     ...(map('kubeReserved') ? { kubeReserved: map('kubeReserved') } : {}),
     ...(map('systemReserved') ? { systemReserved: map('systemReserved') } : {}),
@@ -96,6 +99,14 @@ function ordered(context: StartContext): Ordered[] {
   }
   const rank = (step: Ordered['step']) => (step === 'post-start' ? Number.MAX_SAFE_INTEGER : stepIndex(context.minor, step) ?? Number.MAX_SAFE_INTEGER - 1);
   return items.sort((a, b) => rank(a.step) - rank(b.step));
+}
+
+/** The host fact for --cloud-provider: 'not-checked' when the host was not read (another root). */
+function cloudOfMachine(context: StartContext, cloudProvider: string | undefined): ProviderCloud | 'not-checked' | undefined {
+  const host = context.model.host;
+  if (!host || !cloudProvider) return undefined;
+  if (host.notChecked.some((n) => n.fact === 'cloudMachine')) return 'not-checked';
+  return host.facts.cloudMachine ? providerCloudShown(cloudProvider, host.facts.cloudMachine) : undefined;
 }
 
 /** The first failure in kubelet's order decides; an undecided step before it makes its text inexact. */

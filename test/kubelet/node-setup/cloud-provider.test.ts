@@ -51,6 +51,20 @@ t.test('a compiled-in provider: undecidable with the gate off, disabled (inexact
   t.equal(r.inexact, true, 'InitCloudProvider runs first and may fail differently');
 });
 
+t.test('a compiled-in provider on a machine that shows its cloud initialises; the host fact never overrides the gate or a missing provider', async (t) => {
+  const shown = { kind: 'shown', detail: '/sys/devices/virtual/dmi/id/board_asset_tag is "i-0123456789abcdef0"' } as const;
+  t.equal(checkCloudProvider(24, { cloudProvider: 'aws', providerCloud: shown }, gateOff), undefined);
+  t.equal(checkCloudProvider(26, { cloudProvider: 'aws', providerCloud: 'not-checked' }, gateOff), undefined, 'another root: not checked, decided');
+  const notShown = checkCloudProvider(26, { cloudProvider: 'aws', providerCloud: { kind: 'not-shown', detail: '/sys/hypervisor/uuid does not exist' } }, gateOff);
+  t.match(isUndecidable(notShown) && notShown.undecidable, 'the machine does not show that cloud (/sys/hypervisor/uuid does not exist)');
+  const unknown = checkCloudProvider(26, { cloudProvider: 'aws', providerCloud: { kind: 'unknown', detail: 'node-check could not read /sys/devices/virtual/dmi/id/product_uuid (EACCES)' } }, gateOff);
+  t.match(isUndecidable(unknown) && unknown.undecidable, 'could not read');
+  t.equal((checkCloudProvider(27, { cloudProvider: 'aws', providerCloud: shown }, gateOff) as { findingId: string }).findingId, 'cloud-provider-unknown', 'not linked in 1.27');
+  t.equal((checkCloudProvider(29, { cloudProvider: 'gce', providerCloud: shown }, (g) => g === 'DisableCloudProviders') as { findingId: string }).findingId, 'cloud-provider-disabled');
+  t.ok(isUndecidable(checkCloudProvider(26, { cloudProvider: 'aws', cloudConfigFile: '/etc/kubernetes/cloud.conf', providerCloud: shown }, gateOff)), '--cloud-config is opened first');
+  t.same(evaluateNodeSetup(26, { cloudProvider: 'aws', providerCloud: shown }, gateOff), [], 'evaluateNodeSetup passes the host fact on');
+});
+
 t.test('1.31+: any built-in name is disabled (no gate)', async (t) => {
   const r31 = checkCloudProvider(31, { cloudProvider: 'aws' }, gateOff) as { kubeletError: string; inexact?: boolean };
   t.equal(r31.kubeletError, DISABLED('aws'));

@@ -1,0 +1,158 @@
+/**
+ * The false-alarm budget: every healthy node root generated from a distribution's own files
+ * (test/fixtures/generated/<distro>/<root>/, case.json as in test/fixtures/README.md) must answer
+ * kubeletWillStart true at every minor its source says it ran with. Anything else fails, naming
+ * the root and the first error finding (or the undecided reason).
+ *
+ * Also: the kubeadm roots are what scripts/fixtures/kubeadm.mjs renders. With its inputs on this
+ * machine (the kubernetes/release mirror, the Go module cache) they are rendered again and
+ * compared; without them (CI), the committed files are checked against the lock's hashes.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { checkNode } from '../../src/check-node.js';
+
+interface CaseFile {
+  readonly description: string;
+  readonly unit: string;
+  /** `nodeCheck`: node-check's documented answer where it cannot match kubelet (test/fixtures/README.md). */
+  readonly expect: Readonly<Record<string, { readonly kubeletWillStart: boolean; readonly nodeCheck?: { readonly kubeletWillStart: null; readonly why: string } }>>;
+}
+
+/**
+ * Roots that fail only because a gate the tagged kubelet source registers is missing from
+ * node-check's gate tables (being fixed on h/gates): "<distro>/<root>@<minor>". The lead empties
+ * this list at merge; an entry that passes fails the test, so it cannot go stale.
+ */
+const PENDING_H_GATES: readonly string[] = [];
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const generatedDir = path.resolve(here, '../fixtures/generated');
+const repoRoot = path.resolve(here, '../..');
+
+function listRoots(): { id: string; dir: string }[] {
+  if (!fs.existsSync(generatedDir)) return [];
+  const out: { id: string; dir: string }[] = [];
+  for (const distro of fs.readdirSync(generatedDir, { withFileTypes: true }).filter((e) => e.isDirectory())) {
+    for (const root of fs.readdirSync(path.join(generatedDir, distro.name), { withFileTypes: true }).filter((e) => e.isDirectory())) {
+      const dir = path.join(generatedDir, distro.name, root.name);
+      if (fs.existsSync(path.join(dir, 'case.json'))) out.push({ id: `${distro.name}/${root.name}`, dir });
+    }
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+const roots = listRoots();
+t.ok(roots.some((r) => r.id.startsWith('kubeadm/')), 'generated kubeadm roots exist');
+
+t.test('every generated healthy root: kubelet will start at each minor its source ran with', async (t) => {
+  for (const { id, dir } of roots) {
+    const spec = JSON.parse(fs.readFileSync(path.join(dir, 'case.json'), 'utf8')) as CaseFile;
+    for (const [minor, want] of Object.entries(spec.expect)) {
+      t.equal(want.kubeletWillStart, true, `${id}@${minor}: a generated root is a healthy node`);
+      const report = await checkNode({ root: path.join(dir, 'root'), unit: spec.unit, kubeletVersion: `${minor}.0` });
+      const label = `${id}@${minor}`;
+      const error = report.findings.find((f) => f.severity === 'error');
+      const why = error ? `${error.id}: ${error.message}` : report.kubeletWillStart === null ? `cannot tell: ${JSON.stringify(report.findings.filter((f) => f.severity !== 'info').map((f) => f.id))}` : '';
+      if (want.nodeCheck) {
+        t.not(report.kubeletWillStart, false, `${label}: never kubelet's opposite`);
+        t.equal(report.kubeletWillStart, want.nodeCheck.kubeletWillStart, `${label}: node-check's documented answer (${want.nodeCheck.why})`);
+        continue;
+      }
+      if (PENDING_H_GATES.includes(label)) {
+        t.not(report.kubeletWillStart, true, `${label}: listed as pending h/gates, so it must still fail (else remove it)`);
+        continue;
+      }
+      t.equal(report.kubeletWillStart, true, `${label}: kubeletWillStart ${why}`);
+    }
+  }
+});
+
+t.test('the generator writes nothing when an input cannot be read', async (t) => {
+  const out = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'node-check-kubeadm-'));
+  t.teardown(() => fs.rmSync(out, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(out, 'kept'), 'x');
+  const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/fixtures/kubeadm.mjs'), '--release-git', path.join(out, 'missing'), '--release-ref', 'v0.21.1', '--out', out], { encoding: 'utf8' });
+  t.equal(run.status, 1);
+  t.match(run.stderr, /cannot resolve v0\.21\.1 in .*missing.*; nothing was written/);
+  t.same(fs.readdirSync(out), ['kept'], 'the output directory is untouched');
+});
+
+interface Lock {
+  readonly inputs: object;
+  readonly outputs: Readonly<Record<string, string>>;
+}
+
+interface Generator {
+  readonly name: string;
+  readonly distro: string;
+  /** Where the fetched repository is (an env var can point elsewhere) and the lock field naming its tag. */
+  readonly gitDir: string;
+  readonly ref: (lock: Lock) => string;
+}
+
+const GENERATORS: readonly Generator[] = [
+  { name: 'kubeadm', distro: 'kubeadm', gitDir: process.env.NODE_CHECK_RELEASE_GIT ?? '/work/.mirror/kubernetes+release/repo', ref: (lock) => (lock.inputs as { release: { ref: string } }).release.ref },
+  { name: 'kind', distro: 'kind', gitDir: process.env.NODE_CHECK_KIND_GIT ?? '/work/.mirror/kubernetes-sigs+kind/repo', ref: (lock) => (lock.inputs as { kind: { ref: string }[] }).kind.map((k) => k.ref).join(',') },
+  { name: 'eks-al2023', distro: 'eks-al2023', gitDir: process.env.NODE_CHECK_EKS_AMI_GIT ?? '/work/.mirror/awslabs+amazon-eks-ami/repo', ref: (lock) => (lock.inputs as { eks: { ref: string } }).eks.ref },
+  { name: 'eks-al2', distro: 'eks-al2', gitDir: process.env.NODE_CHECK_EKS_AMI_GIT ?? '/work/.mirror/awslabs+amazon-eks-ami/repo', ref: (lock) => (lock.inputs as { eks: { ref: string } }).eks.ref },
+];
+
+// @ts-expect-error: a plain .mjs module without types
+const lib = (await import('../../scripts/fixtures/render-lib.mjs')) as {
+  outputFiles(roots: object): Record<string, { text: string; mode: number }>;
+  lockOf(generator: string, inputs: unknown, files: Record<string, { text: string; mode: number }>): Lock;
+  lockedHash(file: { text: string | Buffer; mode: number }): string;
+};
+
+function committedTree(dir: string): Record<string, { text: Buffer; mode: number }> {
+  const out: Record<string, { text: Buffer; mode: number }> = {};
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else out[path.relative(dir, p)] = { text: fs.readFileSync(p), mode: fs.statSync(p).mode & 0o111 ? 0o755 : 0o644 };
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+for (const generator of GENERATORS) {
+  t.test(`the ${generator.distro} roots are ${generator.name}.mjs's output (rendered again when its inputs are here, else against the lock)`, async (t) => {
+    const lock = JSON.parse(fs.readFileSync(path.join(repoRoot, `scripts/fixtures/${generator.name}.lock.json`), 'utf8')) as Lock;
+    const committed = committedTree(path.join(generatedDir, generator.distro));
+    t.same(Object.keys(committed).sort(), Object.keys(lock.outputs).sort(), 'the committed files are the locked ones, no more, no fewer');
+    for (const [file, hash] of Object.entries(lock.outputs)) t.equal(committed[file] && lib.lockedHash(committed[file]!), hash, `${file} matches the lock`);
+
+    const kubernetes = (lock.inputs as { kubernetes?: Record<string, { version: string }> }).kubernetes;
+    t.ok(Object.keys(committed).length > 0, `${generator.distro} roots are committed`);
+    if (kubernetes) {
+      const sourceLock = JSON.parse(fs.readFileSync(path.join(repoRoot, 'scripts/generate/kubernetes-source.lock.json'), 'utf8')) as { minors: Record<string, { kubernetes: { version: string } }> };
+      for (const [minor, { version }] of Object.entries(kubernetes)) t.equal(version, sourceLock.minors[minor]?.kubernetes.version, `${minor}: the source read is the locked kubernetes version`);
+    }
+
+    if (!fs.existsSync(generator.gitDir)) {
+      t.comment(`${generator.gitDir} is absent: the roots were checked against the lock only`);
+      return;
+    }
+    const module = (await import(`../../scripts/fixtures/${generator.name}.mjs`)) as { renderAll(gitDir: string, ref: string): { roots: object; inputs: unknown } };
+    let rendered: { roots: object; inputs: unknown };
+    try {
+      rendered = module.renderAll(generator.gitDir, generator.ref(lock));
+    } catch (error) {
+      t.comment(`the generator's inputs cannot be read here (${(error as Error).message}): checked against the lock only`);
+      return;
+    }
+    t.throws(() => module.renderAll(generator.gitDir, 'no-such-tag'), /cannot resolve no-such-tag/, 'an input that cannot be read stops the generator');
+    const files = lib.outputFiles(rendered.roots);
+    for (const [file, { text, mode }] of Object.entries(files)) {
+      t.equal(committed[file]?.text.toString('utf8'), text, `${file} renders the same`);
+      t.equal(committed[file]?.mode, mode, `${file}: mode`);
+    }
+    t.same(lib.lockOf(`scripts/fixtures/${generator.name}.mjs`, rendered.inputs, files).inputs, lock.inputs, 'the inputs are the locked ones');
+  });
+}
