@@ -13,6 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { kubernetesDir, lockedVersion, SourceError } from './kubernetes-source.mjs';
+import { gatesOfMinor, moduleCacheSource } from './feature-gates.mjs';
 
 export const PROBE_DIR = fileURLToPath(new URL('./gate-probe/', import.meta.url));
 const modFile = (minor) => join(PROBE_DIR, `go.1.${minor}.mod`);
@@ -47,9 +48,11 @@ export function prepare(minor) {
 const STAGE = { ALPHA: 'Alpha', BETA: 'Beta', '': 'GA', DEPRECATED: 'Deprecated', PreAlpha: 'PreAlpha' };
 
 /** Builds and runs the probe: name -> { default, preRelease, lockToDefault } as kubelet 1.<minor> registers. */
-export function runProbe(minor) {
+export function runProbe(minor, binary) {
   if (!existsSync(modFile(minor))) throw new SourceError(`${modFile(minor)} is missing: run --prepare 1.${minor}`);
-  const out = execFileSync('go', ['run', '-mod=readonly', `-modfile=${modFile(minor)}`, '.'], { cwd: PROBE_DIR, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...goEnv(), GOFLAGS: '' } });
+  const out = binary
+    ? execFileSync(binary, { encoding: 'utf8', maxBuffer: 64 << 20 })
+    : execFileSync('go', ['run', '-mod=readonly', `-modfile=${modFile(minor)}`, '.'], { cwd: PROBE_DIR, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...goEnv(), GOFLAGS: '' } });
   const gates = new Map();
   for (const line of out.split('\n')) {
     if (line === '') continue;
@@ -57,4 +60,42 @@ export function runProbe(minor) {
     gates.set(g.name, { default: g.default, preRelease: STAGE[g.preRelease] ?? g.preRelease, lockToDefault: g.lockToDefault });
   }
   return gates;
+}
+
+/** The special gates component-base registers itself (featuregate.defaultFeatures); node-check models them apart. */
+const SPECIAL = new Set(['AllAlpha', 'AllBeta']);
+
+/** Lines where kubelet's own registration (the probe) and the source reader disagree; [] when they agree. */
+export function diffProbe(minor, probed) {
+  const read = gatesOfMinor(moduleCacheSource(minor), minor).gates;
+  const lines = [];
+  for (const name of [...new Set([...probed.keys(), ...read.keys()])].sort()) {
+    if (SPECIAL.has(name)) continue;
+    const a = probed.get(name);
+    const b = read.get(name);
+    const text = (g) => (g ? `default=${g.default} ${g.preRelease} lock=${g.lockToDefault}` : 'not registered');
+    if (!a || !b || a.default !== b.default || a.preRelease !== b.preRelease || a.lockToDefault !== b.lockToDefault) lines.push(`${name}: kubelet ${text(a)}, table ${text(b)}`);
+  }
+  return lines;
+}
+
+function main(argv) {
+  const minor = Number(/^1\.(\d+)$/.exec(argv[1] ?? '')?.[1]);
+  if (!Number.isInteger(minor)) throw new SourceError('usage: gate-probe.mjs --prepare 1.N | --diff 1.N [probe binary]');
+  if (argv[0] === '--prepare') return prepare(minor);
+  if (argv[0] !== '--diff') throw new SourceError('usage: gate-probe.mjs --prepare 1.N | --diff 1.N [probe binary]');
+  const probed = runProbe(minor, argv[2]);
+  const lines = diffProbe(minor, probed);
+  process.stdout.write(`kubelet 1.${minor}: ${probed.size} gates registered; ${lines.length} differ from the source reader\n${lines.join('\n')}${lines.length ? '\n' : ''}`);
+  if (lines.length) process.exit(1);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    main(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof SourceError)) throw error;
+    process.stderr.write(`gate-probe: ${error.message}\n`);
+    process.exit(1);
+  }
 }
