@@ -16,12 +16,12 @@
 //
 // A branch or file that cannot be read stops the generator with a message; nothing is written.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SourceError } from './kubernetes-source.mjs';
 import { GateSourceError, stripComments } from './feature-gates-source.mjs';
-import { gatesOfMinor, moduleCacheSource } from './feature-gates.mjs';
+import { gatesOfMinor, moduleCacheSource, runGenerator } from './feature-gates.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OUT = join(ROOT, 'src/kubelet/data/openshift-feature-gates.generated.ts');
@@ -75,15 +75,13 @@ function readRelease(dir, commit, release) {
   return { kubernetes: vendored[1], kubeletMinor: Number(vendored[2]), openshiftKubernetes: { vendoredAs: vendored[3] ?? vendored[4], commit: fork } };
 }
 
-export function lock(dir) {
+export function lockText(dir) {
   const releases = {};
   for (const release of RELEASES) {
     const commit = git(dir, ['rev-parse', `release-${release}^{commit}`]).trim();
     releases[release] = { branch: `release-${release}`, microshiftCommit: commit, ...readRelease(dir, commit, release) };
   }
-  const text = `${JSON.stringify({ comment: 'openshift/microshift commits whose vendor/ tree the OpenShift gate table is read from (written by scripts/generate/feature-gates-openshift.mjs --lock)', releases }, null, 1)}\n`;
-  writeFileSync(`${LOCK_PATH}.tmp`, text);
-  renameSync(`${LOCK_PATH}.tmp`, LOCK_PATH);
+  return `${JSON.stringify({ comment: 'openshift/microshift commits whose vendor/ tree the OpenShift gate table is read from (written by scripts/generate/feature-gates-openshift.mjs --lock)', releases }, null, 1)}\n`;
 }
 
 function readLockFile() {
@@ -210,29 +208,8 @@ ${body}
 `;
 }
 
-function main() {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = gitDir();
-  try {
-    if (process.argv.includes('--lock')) {
-      lock(dir);
-      return;
-    }
-    const text = generate(dir);
-    if (process.argv.includes('--check')) {
-      if (readFileSync(OUT, 'utf8') !== text) {
-        process.stderr.write('src/kubelet/data/openshift-feature-gates.generated.ts is stale: run node scripts/generate/feature-gates-openshift.mjs\n');
-        process.exit(1);
-      }
-      return;
-    }
-    writeFileSync(`${OUT}.tmp`, text);
-    renameSync(`${OUT}.tmp`, OUT);
-    process.stdout.write(`wrote ${OUT}\n`);
-  } catch (error) {
-    if (!(error instanceof SourceError) && !(error instanceof GateSourceError)) throw error;
-    process.stderr.write(`feature-gates-openshift: ${error.message}\n`);
-    process.exit(1);
-  }
+  if (process.argv.includes('--lock')) runGenerator('feature-gates-openshift', LOCK_PATH, 'scripts/generate/feature-gates-openshift.mjs --lock', () => lockText(dir));
+  else runGenerator('feature-gates-openshift', OUT, 'scripts/generate/feature-gates-openshift.mjs', () => generate(dir));
 }
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) main();

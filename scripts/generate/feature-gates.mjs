@@ -107,25 +107,28 @@ ${renderHistory(historyRows(perMinor))}
 `;
 }
 
-function main() {
-  let text;
+/**
+ * A generator's command line: `--check` exits 1 when `out` differs from what `generate()` returns,
+ * otherwise the file is replaced. A source that cannot be read stops it with a message, writing nothing.
+ */
+export function runGenerator(name, out, script, generate) {
   try {
-    text = generate();
+    const text = generate();
+    if (process.argv.includes('--check')) {
+      if (readFileSync(out, 'utf8') !== text) {
+        process.stderr.write(`${out} is stale: run node ${script}\n`);
+        process.exit(1);
+      }
+      return;
+    }
+    writeFileSync(`${out}.tmp`, text);
+    renameSync(`${out}.tmp`, out);
+    process.stdout.write(`wrote ${out}\n`);
   } catch (error) {
     if (!(error instanceof SourceError) && !(error instanceof GateSourceError)) throw error;
-    process.stderr.write(`feature-gates: ${error.message}\n`);
+    process.stderr.write(`${name}: ${error.message}\n`);
     process.exit(1);
   }
-  if (process.argv.includes('--check')) {
-    if (readFileSync(OUT, 'utf8') !== text) {
-      process.stderr.write('src/kubelet/data/feature-gates.generated.ts is stale: run node scripts/generate/feature-gates.mjs\n');
-      process.exit(1);
-    }
-    return;
-  }
-  writeFileSync(`${OUT}.tmp`, text);
-  renameSync(`${OUT}.tmp`, OUT);
-  process.stdout.write(`wrote ${OUT}\n`);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) runGenerator('feature-gates', OUT, 'scripts/generate/feature-gates.mjs', generate);
