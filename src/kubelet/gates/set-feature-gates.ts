@@ -44,12 +44,13 @@ export function setFeatureGates(
   already: Readonly<Record<string, boolean>> = {},
 ): SetFeatureGatesResult {
   if (minor < FIRST_MINOR || minor > LAST_MINOR) return { undecidable: `kubelet 1.${minor} is outside the modelled versions (1.${FIRST_MINOR}-1.${LAST_MINOR})` };
-  const gates = gatesFor(minor, flavor);
-  if (!gates) {
-    // Defaults, locks and registration may all differ in a fork that was not read.
-    return { undecidable: `OpenShift's kubelet 1.${minor}: its fork's feature gates were not read (MicroShift vendors it from OpenShift 4.12, kubelet 1.25)` };
-  }
-  const warnsOnUnknown = flavor === 'openshift' && openshiftKubelet(minor)!.unknownGateWarns;
+  // An OpenShift kubelet whose fork was not read (1.24, before MicroShift's first release 4.12):
+  // upstream's gates, an unknown gate only warns (as in every release read), and a value upstream
+  // locks is "cannot tell" (the fork may differ there).
+  const fork = flavor === 'openshift' ? openshiftKubelet(minor) : undefined;
+  const forkUnread = flavor === 'openshift' && !fork;
+  const gates = gatesFor(minor, forkUnread ? 'upstream' : flavor)!;
+  const warnsOnUnknown = flavor === 'openshift' && (fork?.unknownGateWarns ?? true);
   const versioned = minor >= 31;
   // 1.31+: the whole enabledRaw is validated; before, only this call's map.
   const toCheck: Record<string, boolean> = versioned ? { ...already, ...requested } : { ...requested };
@@ -68,6 +69,7 @@ export function setFeatureGates(
       continue;
     }
     if (spec.lockToDefault && spec.default !== value) {
+      if (forkUnread) return { undecidable: `OpenShift's kubelet 1.${minor}: its fork was not read, and upstream locks ${name} to ${goBool(spec.default)}` };
       locked.push(`cannot set feature gate ${name} to ${goBool(value)}, feature is locked to ${goBool(spec.default)}`);
       continue;
     }
