@@ -141,7 +141,7 @@ export class StartContext {
     const last = this.gatesFromConfig ?? this.gatesFromFlags;
     if ('ok' in last && last.ok) return last.enabled(name);
     const requested = this.configGateRequests ?? this.flagGateRequests;
-    return requested[name] ?? gatesFor(this.minor)?.get(name)?.default ?? false;
+    return requested[name] ?? gatesFor(this.minor, this.flavor)?.get(name)?.default ?? false;
   }
 
   /** Kubelet's credential provider registration, replayed (undefined when no credential flag is set). */

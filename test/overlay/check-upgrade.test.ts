@@ -109,8 +109,9 @@ t.test('prepareCheckArgs: command-line order, 1.29.x, --openshift-version', asyn
   t.equal('args' in prepared && prepared.args['kubelet-version'], '1.29');
   const os = prepareCheckArgs([], { 'openshift-version': '4.19.3' });
   t.match('args' in os && os.args, { 'kubelet-version': '1.32', openshiftVersion: { openshift: '4.19', kubeletMinor: '1.32', verified: true } });
-  const unverified = prepareCheckArgs([], { 'openshift-version': '4.17' });
-  t.match('args' in unverified && unverified.args, { 'kubelet-version': '1.30', openshiftVersion: { verified: false } });
+  // openshift/microshift release-4.17 vendors the fork at v1.30.1 (openshift-kubelet-source.lock.json).
+  const os417 = prepareCheckArgs([], { 'openshift-version': '4.17' });
+  t.match('args' in os417 && os417.args, { 'kubelet-version': '1.30', openshiftVersion: { verified: true } });
   t.match(prepareCheckArgs([], { 'openshift-version': '4.11' }), { usage: /4\.12 to 4\.23/ });
   t.match(prepareCheckArgs([], { 'openshift-version': '4.24' }), { usage: /not an OpenShift version/ }, 'never a neighbour');
 });

@@ -9,15 +9,20 @@
  * 5718548008). Allowed labels: k8s.io/kubelet pkg/apis/well_known_labels.go, unchanged in tags
  * v0.24.0..v0.37.0-beta.0.
  *
- * OpenShift carry (openshift/kubernetes, kubeletapis.IsForbiddenOpenshiftLabel, index id 809358862):
- * node-role.kubernetes.io/{control-plane,master,worker,etcd} are skipped entirely (no unknown-label
- * and no syntax check). Pinned for one 1.31..1.33 version; every OpenShift unit passes
- * node-role.kubernetes.io/worker or /master and starts, so those are exempt on every minor; other
- * node-role.kubernetes.io/* labels answer "cannot tell" outside the pinned set's certainty.
+ * OpenShift carry, read per release from MicroShift's vendored fork
+ * (openshiftKubelet(minor).nodeRoleLabels, scripts/generate/feature-gates-openshift.mjs):
+ * 4.12 (1.25) lists node-role.kubernetes.io/{control-plane,master,worker,etcd} in kubeletLabels
+ * itself (k8s.io/kubelet/pkg/apis/well_known_labels.go), so the refusal text lists them too; from
+ * 4.13 (1.26) options.go skips kubeletapis.IsForbiddenOpenshiftLabel's set entirely (no unknown-label
+ * and no syntax check; well_known_openshift_labels.go), /arbiter added in 4.19 (1.32). Any other
+ * node-role.kubernetes.io/* label is refused as upstream refuses it. For an OpenShift kubelet whose
+ * fork was not read (1.24), the four labels every release accepts are exempt and any other
+ * node-role label answers "cannot tell".
  */
 import type { CommandLineParse } from './parse-command-line.js';
 import { goTrimSpace } from './strconv.js';
 import type { KubeletFlavor } from '../flavor.js';
+import { openshiftKubelet } from '../gates/gate-table.js';
 
 export type FlagValidation =
   | { readonly ok: true }
@@ -40,7 +45,7 @@ export const KUBELET_ALLOWED_LABELS: readonly string[] = [
 ];
 /** kubeletLabelNamespaces.List(). */
 export const KUBELET_ALLOWED_LABEL_NAMESPACES: readonly string[] = ['kubelet.kubernetes.io', 'node.kubernetes.io'];
-/** openshift/kubernetes staging/src/k8s.io/kubelet/pkg/apis openshiftNodeLabels. */
+/** The node-role labels every OpenShift release read accepts (4.12-4.23), for a fork not read. */
 export const OPENSHIFT_EXEMPT_NODE_LABELS: readonly string[] = [
   'node-role.kubernetes.io/control-plane',
   'node-role.kubernetes.io/etcd',
@@ -122,19 +127,28 @@ export function validateKubeletFlags(
     }
   }
   const labels = nodeLabelsFrom(parsed.occurrences.get('node-labels') ?? []);
+  const fork = flavor === 'openshift' ? openshiftKubelet(minor)?.nodeRoleLabels : undefined;
+  const forkUnread = flavor === 'openshift' && !fork;
+  const roleLabels = fork?.labels ?? (forkUnread ? OPENSHIFT_EXEMPT_NODE_LABELS : []);
+  const allowedLabels = fork?.inAllowedSet ? [...KUBELET_ALLOWED_LABELS, ...fork.labels].sort() : KUBELET_ALLOWED_LABELS;
   const unknown = new Set<string>();
   const invalid: string[] = [];
   for (const [k, v] of labels) {
     if (isKubernetesLabel(k) && !isKubeletLabel(k)) {
-      if (flavor === 'openshift' && OPENSHIFT_EXEMPT_NODE_LABELS.includes(k)) continue;
+      // In the allowed set (4.12) the label is still syntax-checked; exempt (4.13+) it is skipped.
+      if (roleLabels.includes(k) && fork?.inAllowedSet) {
+        if (!labelValueOK(v)) invalid.push(v);
+        continue;
+      }
+      if (roleLabels.includes(k)) continue;
       unknown.add(k);
     }
     if (!qualifiedNameOK(k)) invalid.push(k);
     if (!labelValueOK(v)) invalid.push(v);
   }
   if (unknown.size > 0) {
-    if (flavor === 'openshift' && [...unknown].every((k) => k.startsWith('node-role.kubernetes.io/'))) {
-      return { undecidable: `OpenShift's kubelet exempts some node-role.kubernetes.io labels from the --node-labels restriction; the exempt set was pinned for one version only (control-plane, etcd, master, worker), not for ${goSorted(unknown).join(', ')} on 1.${minor}` };
+    if (forkUnread && [...unknown].every((k) => k.startsWith('node-role.kubernetes.io/'))) {
+      return { undecidable: `OpenShift's kubelet 1.${minor}: its fork was not read, and which node-role.kubernetes.io labels it accepts besides ${OPENSHIFT_EXEMPT_NODE_LABELS.join(', ')} (${goSorted(unknown).join(', ')}) is not known` };
     }
     return {
       ok: false,
@@ -142,9 +156,9 @@ export function validateKubeletFlags(
       error:
         `unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [${goSorted(unknown).join(' ')}]\n` +
         `--node-labels in the 'kubernetes.io' namespace must begin with an allowed prefix (${KUBELET_ALLOWED_LABEL_NAMESPACES.join(', ')}) ` +
-        `or be in the specifically allowed set (${KUBELET_ALLOWED_LABELS.join(', ')})`,
-      // OpenShift: a label exempt in another carry version would change the list, not the verdict.
-      ...(flavor === 'openshift' && [...unknown].some((k) => k.startsWith('node-role.kubernetes.io/')) ? { inexact: true } : {}),
+        `or be in the specifically allowed set (${allowedLabels.join(', ')})`,
+      // An unread fork may exempt more labels: the list may differ, not the verdict.
+      ...(forkUnread && [...unknown].some((k) => k.startsWith('node-role.kubernetes.io/')) ? { inexact: true } : {}),
     };
   }
   if (invalid.length > 0) {

@@ -19,13 +19,12 @@
  * - 4.20: OpenLiberty/open-liberty-operator issue #776 "Support for OCP 4.20 and Kubernetes 1.33".
  * - 4.21: OpenLiberty/open-liberty-operator issue #825 "Support for OCP 4.21 and Kubernetes 1.34".
  * - 4.22: openshift/kubernetes PR #2736 "OCPBUGS-100181: Rebase release-4.22 to Kubernetes v1.35.7".
- * - 4.17 (verified: false): no source read here names the pair. openshift/kubernetes PRs #1916/#1920
- *   "Rebase 1.30.0" (March-April 2024, after 4.16 branched with 1.29) fit 4.17 = 1.30, and so does
- *   the pattern of the confirmed rows (4.N = 1.(N+13)).
- * - 4.23 (verified: false): OpenLiberty/open-liberty-operator issue #889 "Add support for OpenShift
- *   4.23 and Kubernetes 1.36" says "expected to be released in October 2026": an expectation, not
- *   a release. Code that uses an unverified row says so (finding openshift-version-unverified).
- * 1.37 is not modelled, so nothing past 4.23 is listed.
+ * - 4.17 and 4.23: openshift/microshift's release branches vendor the fork at v1.30.1 and v1.36.3
+ *   (vendor/modules.txt; scripts/generate/openshift-kubelet-source.lock.json records every release
+ *   4.12-4.23 and 5.0, which all agree with this table).
+ * - 5.0 vendors the same fork commit as 4.23 (kubelet 1.36); it is not listed because
+ *   --openshift-version accepts 4.x only.
+ * Code that uses an unverified row says so (finding openshift-version-unverified).
  */
 
 export interface OpenShiftKubeletRow {
@@ -41,13 +40,13 @@ export const OPENSHIFT_KUBELET: readonly OpenShiftKubeletRow[] = [
   { openshiftMinor: 14, kubeletMinor: 27, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
   { openshiftMinor: 15, kubeletMinor: 28, verified: true, source: 'gist jeyaramashok/ebbd25f3; research/openshift.md (kubelet v1.28.7 on 4.15 RHEL workers)' },
   { openshiftMinor: 16, kubeletMinor: 29, verified: true, source: 'open-liberty-operator 1.6.2 release notes' },
-  { openshiftMinor: 17, kubeletMinor: 30, verified: false, source: 'inferred: openshift/kubernetes 1.30.0 rebase PRs #1916/#1920 after 4.16 branched; pattern 4.N = 1.(N+13)' },
+  { openshiftMinor: 17, kubeletMinor: 30, verified: true, source: 'openshift/microshift release-4.17 vendor/modules.txt: k8s.io/kubernetes v1.30.1 => github.com/openshift/kubernetes' },
   { openshiftMinor: 18, kubeletMinor: 31, verified: true, source: 'openshift/kubernetes PR #2418 "Rebase v1.31.12 to 4.18"' },
   { openshiftMinor: 19, kubeletMinor: 32, verified: true, source: 'openshift/kubernetes PR #2411 "Rebase v1.32.8 to 4.19"' },
   { openshiftMinor: 20, kubeletMinor: 33, verified: true, source: 'open-liberty-operator issue #776 "OCP 4.20 and Kubernetes 1.33"' },
   { openshiftMinor: 21, kubeletMinor: 34, verified: true, source: 'open-liberty-operator issue #825 "OCP 4.21 and Kubernetes 1.34"' },
   { openshiftMinor: 22, kubeletMinor: 35, verified: true, source: 'openshift/kubernetes PR #2736 "Rebase release-4.22 to Kubernetes v1.35.7"' },
-  { openshiftMinor: 23, kubeletMinor: 36, verified: false, source: 'open-liberty-operator issue #889 (4.23 "expected" with Kubernetes 1.36)' },
+  { openshiftMinor: 23, kubeletMinor: 36, verified: true, source: 'openshift/microshift release-4.23 vendor/modules.txt: k8s.io/kubernetes v1.36.3 => ./deps/github.com/openshift/kubernetes' },
 ];
 
 /** "4.16" or "4.16.3" -> its row; undefined for anything not in the table (never a neighbour's). */

@@ -1,82 +1,92 @@
 /**
- * Kubelet's registered feature gates per minor (1.24..1.36), from src/kubelet/data/feature-gates.generated.ts.
- * AllAlpha/AllBeta are component-base's special gates (featuregate/feature_gate.go: Alpha, default false, in
- * every version); they are always known.
+ * Kubelet's registered feature gates per minor (1.24..1.36) and flavour: upstream's from
+ * src/kubelet/data/feature-gates.generated.ts (read from kubelet's source at each minor's tag),
+ * OpenShift's from upstream's with the fork's differences applied
+ * (src/kubelet/data/openshift-feature-gates.generated.ts, read from MicroShift's vendored fork).
+ * AllAlpha/AllBeta are component-base's special gates (featuregate/feature_gate.go: Alpha, default
+ * false, in every version); they are always known.
  */
-import {
-  GATE_DEPENDENCIES,
-  GATE_DEPENDENCIES_VERIFIED,
-  GATE_HISTORY,
-  GATE_TABLE_COMPLETE,
-  type GateRow,
-} from '../data/feature-gates.generated.js';
+import { GATE_HISTORY, type GateRow } from '../data/feature-gates.generated.js';
+import { OPENSHIFT_KUBELETS, type OpenShiftKubelet } from '../data/openshift-feature-gates.generated.js';
+import type { KubeletFlavor } from '../flavor.js';
 
 export type PreRelease = 'PreAlpha' | 'Alpha' | 'Beta' | 'GA' | 'Deprecated';
 export interface GateSpec {
   readonly default: boolean;
   readonly preRelease: PreRelease;
   readonly lockToDefault: boolean;
+  /** The gates this one needs enabled (component-base AddDependencies, 1.35+), sorted. */
   readonly dependencies?: readonly string[];
-  /** false when default/stage/lock come from backfilled history (1.24-1.30), from a snapshot older than the
-   * minor, or were not read: a verdict that depends on them is not certain. */
-  readonly verified: boolean;
 }
 
 export const FIRST_MINOR = 24;
 export const LAST_MINOR = 36;
 export const SPECIAL_GATES = ['AllAlpha', 'AllBeta'] as const;
 
-const cache = new Map<number, MinorGates>();
+const SPECIAL_SPEC: GateSpec = { default: false, preRelease: 'Alpha', lockToDefault: false };
+const cache = new Map<string, MinorGates>();
 
-/** Gates certainly registered at `minor` with their spec there; undefined outside 1.24..1.36. */
-export function gatesFor(minor: number): ReadonlyMap<string, GateSpec> | undefined {
+/**
+ * The OpenShift kubelet fork of `minor` as read from MicroShift (unknown-gate and node-label
+ * carries, gate differences), or undefined when no OpenShift release with that kubelet was read.
+ */
+export function openshiftKubelet(minor: number): OpenShiftKubelet | undefined {
+  return Object.hasOwn(OPENSHIFT_KUBELETS, minor) ? OPENSHIFT_KUBELETS[minor] : undefined;
+}
+
+/**
+ * The gates kubelet `minor` of `flavor` registers, with their spec there; undefined outside
+ * 1.24..1.36, and for OpenShift's kubelet of a minor whose fork was not read.
+ */
+export function gatesFor(minor: number, flavor: KubeletFlavor = 'upstream'): ReadonlyMap<string, GateSpec> | undefined {
   if (!Number.isInteger(minor) || minor < FIRST_MINOR || minor > LAST_MINOR) return undefined;
-  let gates = cache.get(minor);
+  if (flavor === 'openshift' && !openshiftKubelet(minor)) return undefined;
+  const key = `${flavor} ${minor}`;
+  let gates = cache.get(key);
   if (!gates) {
-    gates = new MinorGates(minor);
-    cache.set(minor, gates);
+    gates = new MinorGates(minor, flavor === 'openshift' ? openshiftKubelet(minor) : undefined);
+    cache.set(key, gates);
   }
   return gates;
 }
 
-/** A gate's spec at `minor`, or undefined when it is not certainly registered there. */
-function specAt(minor: number, name: string): GateSpec | undefined {
-  if ((SPECIAL_GATES as readonly string[]).includes(name)) return { default: false, preRelease: 'Alpha', lockToDefault: false, verified: true };
-  const history = Object.hasOwn(GATE_HISTORY, name) ? GATE_HISTORY[name] : undefined;
-  let row: GateRow | undefined;
-  for (const candidate of history?.rows ?? []) {
-    if (candidate[0] <= minor && minor <= candidate[1]) {
-      row = candidate;
-      break;
-    }
+function specOfRow([, , def, stage, locked, dependencies]: readonly [unknown, unknown, number, string, number, (readonly string[])?]): GateSpec {
+  return { default: def === 1, preRelease: stage as PreRelease, lockToDefault: locked === 1, ...(dependencies ? { dependencies } : {}) };
+}
+
+/** Upstream's spec of a gate at `minor`, or undefined when upstream's kubelet does not register it. */
+function upstreamSpec(minor: number, name: string): GateSpec | undefined {
+  const rows: readonly GateRow[] = Object.hasOwn(GATE_HISTORY, name) ? GATE_HISTORY[name]! : [];
+  const row = rows.find(([from, to]) => from <= minor && minor <= to);
+  return row ? specOfRow(row) : undefined;
+}
+
+function specAt(minor: number, name: string, fork: OpenShiftKubelet | undefined): GateSpec | undefined {
+  if ((SPECIAL_GATES as readonly string[]).includes(name)) return SPECIAL_SPEC;
+  if (fork && Object.hasOwn(fork.gates, name)) {
+    const row = fork.gates[name];
+    return row ? specOfRow([0, 0, ...row]) : undefined;
   }
-  if (!row) return undefined;
-  const [, , def, stage, locked, verified] = row;
-  const known = def !== -1 && stage !== '?';
-  const dependencies = (GATE_DEPENDENCIES[minor] ?? (minor > 35 ? GATE_DEPENDENCIES[35] : undefined))?.[name];
-  return {
-    default: def === 1,
-    preRelease: known ? (stage as PreRelease) : 'GA',
-    lockToDefault: locked === 1,
-    ...(dependencies ? { dependencies } : {}),
-    verified: known && verified === 1,
-  };
+  return upstreamSpec(minor, name);
 }
 
 /**
  * One minor's gates, each built when first looked up: a start looks up the few gates its flags
- * and config name, and `check` does so for thirteen minors of ~420 gates each (issue 12). Walking
- * them (size, iteration: the dependency checks of 1.35+) builds them all, in table order.
+ * and config name, and `check` does so for thirteen minors of ~250 gates each. Walking them
+ * (size, iteration: the dependency checks of 1.35+) builds them all, in table order.
  */
 class MinorGates implements ReadonlyMap<string, GateSpec> {
   private readonly looked = new Map<string, GateSpec | undefined>();
   private all: Map<string, GateSpec> | undefined;
 
-  constructor(private readonly minor: number) {}
+  constructor(
+    private readonly minor: number,
+    private readonly fork: OpenShiftKubelet | undefined,
+  ) {}
 
   get(name: string): GateSpec | undefined {
     if (this.all) return this.all.get(name);
-    if (!this.looked.has(name)) this.looked.set(name, specAt(this.minor, name));
+    if (!this.looked.has(name)) this.looked.set(name, specAt(this.minor, name, this.fork));
     return this.looked.get(name);
   }
 
@@ -87,7 +97,8 @@ class MinorGates implements ReadonlyMap<string, GateSpec> {
   private every(): Map<string, GateSpec> {
     if (!this.all) {
       const all = new Map<string, GateSpec>();
-      for (const name of [...SPECIAL_GATES, ...Object.keys(GATE_HISTORY)]) {
+      const names = new Set([...SPECIAL_GATES, ...Object.keys(GATE_HISTORY), ...Object.keys(this.fork?.gates ?? {})]);
+      for (const name of names) {
         const spec = this.get(name);
         if (spec) all.set(name, spec);
       }
@@ -119,36 +130,4 @@ class MinorGates implements ReadonlyMap<string, GateSpec> {
   [Symbol.iterator](): MapIterator<[string, GateSpec]> {
     return this.every()[Symbol.iterator]();
   }
-}
-
-/** Whether every gate registered at `minor` is in gatesFor(minor) or reported by gateMembership as uncertain. */
-export function gateTableComplete(minor: number): boolean {
-  return GATE_TABLE_COMPLETE.includes(minor);
-}
-
-/** Whether the dependency lists of `minor` were read from that minor's source (only 1.35). */
-export function gateDependenciesVerified(minor: number): boolean {
-  return GATE_DEPENDENCIES_VERIFIED.includes(minor);
-}
-
-/**
- * 'known' (registered: gatesFor(minor) has it), 'absent' (certainly not registered) or 'uncertain'.
- */
-/**
- * For a gate whose registration at `minor` is uncertain: the default it is certainly locked to if it is still
- * registered (locks are terminal), else undefined.
- */
-export function lockedIfRegistered(minor: number, name: string): boolean | undefined {
-  const hit = GATE_HISTORY[name]?.lockedIfPresent?.find(([m]) => m === minor);
-  return hit ? hit[1] === 1 : undefined;
-}
-
-export function gateMembership(minor: number, name: string): 'known' | 'absent' | 'uncertain' {
-  const gates = gatesFor(minor);
-  if (!gates) return 'uncertain';
-  if (gates.has(name)) return 'known';
-  const history = GATE_HISTORY[name];
-  if (history?.uncertain?.includes(minor)) return 'uncertain';
-  if (history?.absent?.includes(minor)) return 'absent';
-  return gateTableComplete(minor) ? 'absent' : 'uncertain';
 }

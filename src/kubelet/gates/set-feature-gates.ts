@@ -12,14 +12,14 @@
  *   v0.35+ `..., min compatibility version 1.MM` (MM = NN-1, NewVersionedFeatureGate's default).
  * - v0.35+ (1.35+): when there is no other error, dependencies are checked in SetFromMap itself:
  *   `X is enabled, but depends on features that are disabled: [D1 D2]` (map order: random).
- * - OpenShift (openshift/kubernetes staging/src/k8s.io/component-base/featuregate/feature_gate.go, commits
- *   fb0b080e87 and 6583307e3c, index ids 10436566019 and 47550068814): an unknown gate is only
- *   `klog.Warningf("unrecognized feature gate: %s", k)` and skipped; locked/PreAlpha/dependency errors as upstream.
- *   Before 1.31 the carry's code was not read; the warning is seen in a 1.27 OKD log (okd-project/okd #1793).
+ * - OpenShift's fork (openshift/kubernetes, vendored by openshift/microshift at each release, read by
+ *   scripts/generate/feature-gates-openshift.mjs): vendor/k8s.io/component-base/featuregate/feature_gate.go
+ *   only `klog.Warningf("unrecognized feature gate: %s", k)`s an unknown gate and skips it (every release
+ *   4.12-4.23, openshiftKubelet(minor).unknownGateWarns); locked/PreAlpha/dependency errors as upstream. Its
+ *   gates themselves are the fork's (gatesFor(minor, 'openshift')).
  */
 import type { KubeletFlavor } from '../flavor.js';
-import { gateDependenciesVerified, gateMembership, gatesFor, lockedIfRegistered, type GateSpec } from './gate-table.js';
-
+import { gatesFor, LAST_MINOR, FIRST_MINOR, openshiftKubelet } from './gate-table.js';
 
 export type SetFeatureGatesResult =
   | { ok: true; enabled: (name: string) => boolean; overrides: Record<string, boolean>; warnings: string[] }
@@ -43,8 +43,14 @@ export function setFeatureGates(
   requested: Readonly<Record<string, boolean>>,
   already: Readonly<Record<string, boolean>> = {},
 ): SetFeatureGatesResult {
-  const gates = gatesFor(minor);
-  if (!gates) return { undecidable: `kubelet 1.${minor} is outside the modelled versions (1.24-1.36)` };
+  if (minor < FIRST_MINOR || minor > LAST_MINOR) return { undecidable: `kubelet 1.${minor} is outside the modelled versions (1.${FIRST_MINOR}-1.${LAST_MINOR})` };
+  // An OpenShift kubelet whose fork was not read (1.24, before MicroShift's first release 4.12):
+  // upstream's gates, an unknown gate only warns (as in every release read), and a value upstream
+  // locks is "cannot tell" (the fork may differ there).
+  const fork = flavor === 'openshift' ? openshiftKubelet(minor) : undefined;
+  const forkUnread = flavor === 'openshift' && !fork;
+  const gates = gatesFor(minor, forkUnread ? 'upstream' : flavor)!;
+  const warnsOnUnknown = flavor === 'openshift' && (fork?.unknownGateWarns ?? true);
   const versioned = minor >= 31;
   // 1.31+: the whole enabledRaw is validated; before, only this call's map.
   const toCheck: Record<string, boolean> = versioned ? { ...already, ...requested } : { ...requested };
@@ -52,37 +58,18 @@ export function setFeatureGates(
 
   const warnings: string[] = [];
   const unknown: string[] = [];
-  const uncertain: string[] = [];
   const locked: string[] = [];
   const preAlpha: string[] = [];
-  const unverified: string[] = [];
 
   for (const name of names) {
     const value = toCheck[name]!;
-    const membership = gateMembership(minor, name);
-    if (membership === 'uncertain') {
-      // Registered or not at this minor (removed between two snapshots, or 1.24 where no earlier list was read).
-      const lockedTo = lockedIfRegistered(minor, name);
-      if (lockedTo !== undefined && lockedTo !== value && flavor === 'upstream') {
-        // Refused either way: "unrecognized feature gate" or "... feature is locked to ...": inexact.
-        unknown.push(name);
-        uncertain.push(name);
-      } else if (flavor === 'openshift' && (lockedTo === undefined || lockedTo === value)) {
-        // OpenShift only warns about an unknown gate, and a registered one is not locked against this value
-        // (as far as the table knows): kubelet goes on either way.
-      } else uncertain.push(name);
-      continue;
-    }
-    if (membership === 'absent') {
+    const spec = gates.get(name);
+    if (!spec) {
       unknown.push(name);
       continue;
     }
-    const spec = gates.get(name) as GateSpec;
     if (spec.lockToDefault && spec.default !== value) {
-      if (!spec.verified) {
-        unverified.push(name);
-        continue;
-      }
+      if (forkUnread) return { undecidable: `OpenShift's kubelet 1.${minor}: its fork was not read, and upstream locks ${name} to ${goBool(spec.default)}` };
       locked.push(`cannot set feature gate ${name} to ${goBool(value)}, feature is locked to ${goBool(spec.default)}`);
       continue;
     }
@@ -91,28 +78,13 @@ export function setFeatureGates(
       preAlpha.push(`cannot set feature gate ${name} to ${goBool(value)}, feature is PreAlpha at emulated version 1.${minor}${tail}`);
       continue;
     }
-    if (!spec.verified && !spec.lockToDefault && (spec.preRelease === 'GA' || spec.preRelease === 'Deprecated')) {
-      // A backfilled GA/Deprecated row may hide a lock: a non-default value cannot be judged.
-      if (spec.default !== value) unverified.push(name);
-    }
     if (spec.preRelease === 'Deprecated' || spec.preRelease === 'GA') warnings.push(stageWarning(minor, spec.preRelease, name, value));
   }
 
-  const unknownErrors = flavor === 'upstream' ? unknown.map((n) => `unrecognized feature gate: ${n}`) : [];
-  if (flavor === 'openshift') for (const n of unknown) warnings.unshift(`unrecognized feature gate: ${n}`);
+  const unknownErrors = warnsOnUnknown ? [] : unknown.map((n) => `unrecognized feature gate: ${n}`);
+  if (warnsOnUnknown) for (const n of [...unknown].reverse()) warnings.unshift(`unrecognized feature gate: ${n}`);
   const definite = [...locked, ...preAlpha, ...unknownErrors];
-
-  if (definite.length > 0) {
-    // Fatal whatever the uncertain/unverified names turn out to be (they can only add errors), but the printed
-    // text may then differ, so it is inexact when any exists.
-    return fatal(definite, versioned, unknownErrors.length > 0, uncertain.length + unverified.length > 0);
-  }
-  if (unverified.length > 0) {
-    return { undecidable: `the lock state of ${unverified.join(', ')} in kubelet 1.${minor} is not verified (rows before 1.31 come from backfilled history)` };
-  }
-  if (uncertain.length > 0) {
-    return { undecidable: `whether kubelet 1.${minor} still registers ${uncertain.join(', ')} is not known` };
-  }
+  if (definite.length > 0) return fatal(definite, versioned, unknownErrors.length > 0);
 
   // Effective values: explicit ones, AllAlpha/AllBeta for the rest of their stage, then defaults.
   const overrides: Record<string, boolean> = { ...already, ...requested };
@@ -133,9 +105,6 @@ export function setFeatureGates(
       if (disabled.length) depErrors.push(`${name} is enabled, but depends on features that are disabled: [${disabled.join(' ')}]`);
     }
     if (depErrors.length) {
-      if (!gateDependenciesVerified(minor)) {
-        return { undecidable: `kubelet 1.${minor}'s gate dependencies were not read (1.35's were used): ${depErrors.join('; ')}` };
-      }
       return { ok: false, error: aggregateText(depErrors), allErrors: depErrors, ...(depErrors.length > 1 ? { inexact: true } : {}) };
     }
   }
@@ -152,7 +121,7 @@ function stageWarning(minor: number, stage: 'GA' | 'Deprecated', name: string, v
   return `Setting ${word} feature gate ${name}=${goBool(value)}. It will be removed in a future release.`;
 }
 
-function fatal(errors: string[], versioned: boolean, hasUnknown: boolean, uncertainNames: boolean): SetFeatureGatesResult {
+function fatal(errors: string[], versioned: boolean, hasUnknown: boolean): SetFeatureGatesResult {
   // Before 1.31 the first error in (random) map order is returned; from 1.31 the collected ones are aggregated,
   // an unknown gate cutting the walk short. We print the errors in name order (one valid outcome).
   let error: string;
@@ -161,7 +130,7 @@ function fatal(errors: string[], versioned: boolean, hasUnknown: boolean, uncert
     const firstUnknown = errors.find((e) => e.startsWith('unrecognized feature gate: '))!;
     error = aggregateText(errors.filter((e) => !e.startsWith('unrecognized feature gate: ')).concat(firstUnknown));
   } else error = aggregateText(errors);
-  const inexact = errors.length > 1 || uncertainNames;
+  const inexact = errors.length > 1;
   return { ok: false, error, allErrors: errors, ...(inexact ? { inexact: true } : {}) };
 }
 

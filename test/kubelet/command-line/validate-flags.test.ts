@@ -34,9 +34,18 @@ t.test('allowed kubernetes.io labels and other domains pass upstream', async (t)
   t.same(validate(['--node-labels=kubernetes.io/os=linux,node.kubernetes.io/instance-type=m5.large,topology.kubernetes.io/zone=a,sub.kubelet.kubernetes.io/x=1,example.com/role=worker'], 30, 'upstream'), { ok: true });
 });
 
-t.test('OpenShift exempts exactly control-plane, master, worker, etcd; other node-role labels are "cannot tell"; other kubernetes.io labels fail', async (t) => {
+t.test("OpenShift's fork exempts its node-role labels per release; any other node-role label fails as upstream; other kubernetes.io labels fail", async (t) => {
   t.same(validate(['--node-labels=node-role.kubernetes.io/master,node-role.kubernetes.io/control-plane,node-role.kubernetes.io/etcd'], 31, 'openshift'), { ok: true });
-  t.ok('undecidable' in validate(['--node-labels=node-role.kubernetes.io/infra'], 31, 'openshift'));
+  // MicroShift vendor/k8s.io/kubelet/pkg/apis/well_known_openshift_labels.go: openshiftNodeLabels has no /infra.
+  t.match(validate(['--node-labels=node-role.kubernetes.io/infra'], 31, 'openshift'), { ok: false, rule: 'node-labels-unknown', error: /\[node-role\.kubernetes\.io\/infra\]/ });
+  // /arbiter is exempt from 4.19 (1.32), refused by 4.18 (1.31).
+  t.same(validate(['--node-labels=node-role.kubernetes.io/arbiter'], 32, 'openshift'), { ok: true });
+  t.match(validate(['--node-labels=node-role.kubernetes.io/arbiter'], 31, 'openshift'), { ok: false, rule: 'node-labels-unknown' });
+  // 4.12 (1.25) lists them in kubeletLabels itself: the refusal's allowed set names them.
+  t.match(validate(['--container-runtime-endpoint=unix:///var/run/crio/crio.sock', '--node-labels=node-role.kubernetes.io/worker,kubernetes.io/role=worker'], 25, 'openshift'), { ok: false, error: /specifically allowed set \(beta\.kubernetes\.io\/arch, .*node-role\.kubernetes\.io\/control-plane, node-role\.kubernetes\.io\/etcd, node-role\.kubernetes\.io\/master, node-role\.kubernetes\.io\/worker, node\.kubernetes\.io\/instance-type, topology/ });
+  // A fork not read (1.24): the four every release accepts pass, another node-role label cannot be told.
+  t.same(validate(['--container-runtime-endpoint=unix:///var/run/crio/crio.sock', '--node-labels=node-role.kubernetes.io/worker'], 24, 'openshift'), { ok: true });
+  t.ok('undecidable' in validate(['--container-runtime-endpoint=unix:///var/run/crio/crio.sock', '--node-labels=node-role.kubernetes.io/infra'], 24, 'openshift'));
   t.match(validate(['--node-labels=node-role.kubernetes.io/worker,kubernetes.io/role=worker'], 31, 'openshift'), {
     ok: false,
     error: `unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [kubernetes.io/role]${ALLOWED}`,

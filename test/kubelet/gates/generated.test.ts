@@ -1,30 +1,57 @@
 import t from 'tap';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { FIRST_MINOR, LAST_MINOR, SPECIAL_GATES, gatesFor } from '../../../src/kubelet/gates/gate-table.js';
-import { GATE_DEPENDENCIES, GATE_HISTORY } from '../../../src/kubelet/data/feature-gates.generated.js';
+import { GATE_HISTORY, GATE_SOURCES } from '../../../src/kubelet/data/feature-gates.generated.js';
+import { OPENSHIFT_KUBELETS } from '../../../src/kubelet/data/openshift-feature-gates.generated.js';
 
-t.test('feature-gates.generated.ts matches the generator output', async (t) => {
-  const out = execFileSync(process.execPath, ['scripts/generate/feature-gates.mjs', '--check'], { encoding: 'utf8' });
+/** Whether the locked module versions can be read without the network (the Go module cache is warm). */
+function moduleCacheReady(): string | undefined {
+  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (go.error || go.status !== 0) return 'the go command is not installed';
+  for (const version of Object.values(GATE_SOURCES)) {
+    const r = spawnSync('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], { encoding: 'utf8', env: { ...process.env, GOPROXY: 'off', GOFLAGS: '-mod=mod' } });
+    if (r.status !== 0) return `k8s.io/kubernetes@${version} is not in the Go module cache`;
+  }
+  return undefined;
+}
+
+const MICROSHIFT = process.env['MICROSHIFT_GIT_DIR'] || '/work/.mirror/openshift+microshift/repo';
+
+const noModuleCache = moduleCacheReady();
+const noMirror = noModuleCache ?? (existsSync(MICROSHIFT) ? undefined : `no openshift/microshift mirror at ${MICROSHIFT} (MICROSHIFT_GIT_DIR)`);
+
+t.test('feature-gates.generated.ts is what scripts/generate/feature-gates.mjs reads from the tagged source', { skip: noModuleCache ? `SKIPPED: ${noModuleCache}; the generator reads kubelet's source from the module cache` : false }, async (t) => {
+  const out = execFileSync(process.execPath, ['scripts/generate/feature-gates.mjs', '--check'], { encoding: 'utf8', env: { ...process.env, GOPROXY: 'off' } });
   t.equal(out, '');
+});
+
+t.test("openshift-feature-gates.generated.ts is what scripts/generate/feature-gates-openshift.mjs reads from MicroShift's vendored fork", { skip: noMirror ? `SKIPPED: ${noMirror}` : false }, async (t) => {
+  const out = execFileSync(process.execPath, ['scripts/generate/feature-gates-openshift.mjs', '--check', '--git-dir', MICROSHIFT], { encoding: 'utf8', env: { ...process.env, GOPROXY: 'off' } });
+  t.equal(out, '');
+});
+
+t.test('every modelled minor was read from its tag, and OpenShift 4.12-4.23 from the fork', async (t) => {
+  for (let minor = FIRST_MINOR; minor <= LAST_MINOR; minor++) t.match(GATE_SOURCES[minor], new RegExp(`^v1\\.${minor}\\.\\d+$`), `1.${minor}`);
+  const releases = Object.values(OPENSHIFT_KUBELETS).flatMap((k) => k.releases);
+  t.same(releases, ['4.12', '4.13', '4.14', '4.15', '4.16', '4.17', '4.18', '4.19', '4.20', '4.21', '4.22', '4.23', '5.0']);
+  for (const [minor, fork] of Object.entries(OPENSHIFT_KUBELETS)) t.match(fork.kubernetes, new RegExp(`^v1\\.${minor}\\.\\d+$`));
 });
 
 /** The table as it was built before gates were built on lookup: every gate of the minor at once. */
 function eagerTable(minor: number): Map<string, unknown> {
-  const deps = GATE_DEPENDENCIES[minor] ?? (minor > 35 ? GATE_DEPENDENCIES[35] : undefined);
   const map = new Map<string, unknown>();
-  for (const special of SPECIAL_GATES) map.set(special, { default: false, preRelease: 'Alpha', lockToDefault: false, verified: true });
-  for (const [name, history] of Object.entries(GATE_HISTORY)) {
-    const row = history.rows.find(([from, to]) => from <= minor && minor <= to);
+  for (const special of SPECIAL_GATES) map.set(special, { default: false, preRelease: 'Alpha', lockToDefault: false });
+  for (const [name, rows] of Object.entries(GATE_HISTORY)) {
+    const row = rows.find(([from, to]) => from <= minor && minor <= to);
     if (!row) continue;
-    const [, , def, stage, locked, verified] = row;
-    const known = def !== -1 && stage !== '?';
-    const dependencies = deps?.[name];
-    map.set(name, { default: def === 1, preRelease: known ? stage : 'GA', lockToDefault: locked === 1, ...(dependencies ? { dependencies } : {}), verified: known && verified === 1 });
+    const [, , def, stage, locked, dependencies] = row;
+    map.set(name, { default: def === 1, preRelease: stage, lockToDefault: locked === 1, ...(dependencies ? { dependencies } : {}) });
   }
   return map;
 }
 
-t.test('gatesFor builds each gate when looked up, as the whole table would hold it, for every minor (issue 12)', async (t) => {
+t.test('gatesFor builds each gate when looked up, as the whole table would hold it, for every minor', async (t) => {
   for (let minor = FIRST_MINOR; minor <= LAST_MINOR; minor++) {
     const expected = eagerTable(minor);
     const gates = gatesFor(minor)!;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { aggregateText, setFeatureGates } from '../../../src/kubelet/gates/set-feature-gates.js';
-import { gateMembership, gatesFor, gateTableComplete, lockedIfRegistered } from '../../../src/kubelet/gates/gate-table.js';
+import { gatesFor } from '../../../src/kubelet/gates/gate-table.js';
 
 type R = ReturnType<typeof setFeatureGates>;
 const errorOf = (r: R) => ('ok' in r && r.ok === false ? r.error : r);
@@ -15,8 +15,8 @@ t.test('KubeletCredentialProviders=true: accepted on 1.24-1.27, unrecognized ups
   }
   // GA and locked to true in 1.27 (kube_features.go of the 1.27 cycle); false is refused there.
   t.equal(errorOf(setFeatureGates(27, 'openshift', { KubeletCredentialProviders: false })), 'cannot set feature gate KubeletCredentialProviders to false, feature is locked to true');
-  // 1.26: GA, but whether it was already locked is not known.
-  t.match(setFeatureGates(26, 'upstream', { KubeletCredentialProviders: false }), { undecidable: /KubeletCredentialProviders/ });
+  // 1.26: GA and already locked (pkg/features/kube_features.go at v1.26.15).
+  t.equal(errorOf(setFeatureGates(26, 'upstream', { KubeletCredentialProviders: false })), 'cannot set feature gate KubeletCredentialProviders to false, feature is locked to true');
 });
 
 t.test('KubeletServiceAccountTokenForCredentialProviders: unknown before 1.33, alpha 1.33, beta on from 1.34', async (t) => {
@@ -25,8 +25,8 @@ t.test('KubeletServiceAccountTokenForCredentialProviders: unknown before 1.33, a
   }
   const r33 = setFeatureGates(33, 'upstream', { KubeletServiceAccountTokenForCredentialProviders: true });
   t.ok('ok' in r33 && r33.ok && r33.enabled('KubeletServiceAccountTokenForCredentialProviders'));
-  t.same(gatesFor(33)?.get('KubeletServiceAccountTokenForCredentialProviders'), { default: false, preRelease: 'Alpha', lockToDefault: false, verified: true });
-  t.same(gatesFor(34)?.get('KubeletServiceAccountTokenForCredentialProviders'), { default: true, preRelease: 'Beta', lockToDefault: false, verified: true });
+  t.same(gatesFor(33)?.get('KubeletServiceAccountTokenForCredentialProviders'), { default: false, preRelease: 'Alpha', lockToDefault: false });
+  t.same(gatesFor(34)?.get('KubeletServiceAccountTokenForCredentialProviders'), { default: true, preRelease: 'Beta', lockToDefault: false });
 });
 
 t.test('DisableKubeletCloudCredentialProviders: false (OCP 4.15 kubelet.conf)', async (t) => {
@@ -83,9 +83,12 @@ t.test('1.31+: SetFromMap re-validates everything set before (enabledRaw)', asyn
 
 t.test('1.35: gate dependencies are checked inside SetFromMap', async (t) => {
   t.ok(isOk(setFeatureGates(35, 'upstream', { DRAAdminAccess: true, DynamicResourceAllocation: true })));
+  // ImageVolumeWithDigest is registered from 1.36 (not in pkg/features at v1.35.8).
+  t.equal(errorOf(setFeatureGates(35, 'upstream', { ImageVolumeWithDigest: true })), 'unrecognized feature gate: ImageVolumeWithDigest');
   t.equal(
-    errorOf(setFeatureGates(35, 'upstream', { ImageVolumeWithDigest: true, ImageVolume: false })),
-    'ImageVolumeWithDigest is enabled, but depends on features that are disabled: [ImageVolume]',
+    errorOf(setFeatureGates(35, 'upstream', { DRADeviceTaints: true, DynamicResourceAllocation: false })),
+    'cannot set feature gate DynamicResourceAllocation to false, feature is locked to true',
+    'a lock is reported before dependencies',
   );
   t.equal(
     errorOf(setFeatureGates(35, 'openshift', { InPlacePodLevelResourcesVerticalScaling: true, PodLevelResources: false })),
@@ -94,8 +97,11 @@ t.test('1.35: gate dependencies are checked inside SetFromMap', async (t) => {
   );
   // Dependencies are not checked before 1.35.
   t.ok(isOk(setFeatureGates(34, 'upstream', { ProcMountType: true, UserNamespacesSupport: false })));
-  // 1.36's dependency map was not read: a violation there is not a verdict.
-  t.match(setFeatureGates(36, 'upstream', { DRADeviceTaintRules: true, DRADeviceTaints: false }), { undecidable: /not read/ });
+  // 1.36's own dependency map (pkg/features/kube_features.go at v1.36.5).
+  t.equal(
+    errorOf(setFeatureGates(36, 'upstream', { DRADeviceTaintRules: true, DRADeviceTaints: false })),
+    'DRADeviceTaintRules is enabled, but depends on features that are disabled: [DRADeviceTaints]',
+  );
 });
 
 t.test('AllAlpha/AllBeta are always registered and set the unset gates of their stage', async (t) => {
@@ -109,28 +115,57 @@ t.test('AllAlpha/AllBeta are always registered and set the unset gates of their 
   t.equal(gatesFor(24)?.get('AllBeta')?.preRelease, 'Alpha');
 });
 
-t.test('membership: certain, uncertain, and outside the modelled versions', async (t) => {
-  t.equal(gateMembership(36, 'SidecarContainers'), 'uncertain', 'last listed early in 1.36');
-  t.equal(lockedIfRegistered(36, 'SidecarContainers'), true);
-  // Uncertain but locked: refused upstream either way (unknown or locked), not knowable on OpenShift.
-  t.match(setFeatureGates(36, 'upstream', { SidecarContainers: false }), { ok: false, inexact: true });
-  t.match(setFeatureGates(36, 'openshift', { SidecarContainers: false }), { undecidable: /SidecarContainers/ });
-  t.match(setFeatureGates(36, 'upstream', { SidecarContainers: true }), { undecidable: /SidecarContainers/ });
-  t.ok(isOk(setFeatureGates(36, 'openshift', { SidecarContainers: true })), 'OpenShift starts whether or not 1.36 still has it');
-  t.match(setFeatureGates(24, 'upstream', { TotallyMadeUp: true }), { undecidable: /TotallyMadeUp/ });
-  t.equal(errorOf(setFeatureGates(30, 'upstream', { TotallyMadeUp: true })), 'unrecognized feature gate: TotallyMadeUp');
+t.test('registration read from each tag: every gate of a minor is decided', async (t) => {
+  // GA and locked in 1.33-1.36 (pkg/features/kube_features.go at v1.36.5): false refused, true a warning.
+  t.equal(errorOf(setFeatureGates(36, 'upstream', { SidecarContainers: false })), 'cannot set feature gate SidecarContainers to false, feature is locked to true');
+  t.equal(errorOf(setFeatureGates(36, 'openshift', { SidecarContainers: false })), 'cannot set feature gate SidecarContainers to false, feature is locked to true');
+  t.ok(isOk(setFeatureGates(36, 'upstream', { SidecarContainers: true })));
+  for (const minor of [24, 30]) t.equal(errorOf(setFeatureGates(minor, 'upstream', { TotallyMadeUp: true })), 'unrecognized feature gate: TotallyMadeUp', `1.${minor}`);
   t.equal(gatesFor(23), undefined);
-  t.equal(gatesFor(37), undefined);
+  t.equal(gatesFor(37), undefined, '1.37 is read but not modelled');
   t.match(setFeatureGates(37, 'upstream', {}), { undecidable: /outside/ });
-  t.equal(gateTableComplete(24), false);
-  t.equal(gateTableComplete(34), true);
   // client-go gates are registered from 1.30 (kube_features.go clientAdapter).
-  t.equal(gateMembership(29, 'WatchListClient'), 'absent');
-  t.equal(gateMembership(30, 'WatchListClient'), 'known');
-  // generic apiserver gates come from the apiserver tags.
-  t.equal(gateMembership(24, 'APIServerTracing'), 'known');
-  t.equal(gateMembership(27, 'DryRun'), 'known');
-  t.equal(gateMembership(28, 'DryRun'), 'absent');
+  t.notOk(gatesFor(29)?.has('WatchListClient'));
+  t.ok(gatesFor(30)?.has('WatchListClient'));
+  // generic apiserver gates (k8s.io/apiserver/pkg/features init()).
+  t.ok(gatesFor(24)?.has('APIServerTracing'));
+  t.ok(gatesFor(27)?.has('DryRun'));
+  t.notOk(gatesFor(28)?.has('DryRun'));
+});
+
+t.test('gates a minor registers are decided (kops on 1.24 and 1.30)', async (t) => {
+  // pkg/features/kube_features.go at v1.24.17: CSIMigrationAWS Beta (default true), InTreePluginAWSUnregister Alpha.
+  t.ok(isOk(setFeatureGates(24, 'upstream', { CSIMigrationAWS: true, InTreePluginAWSUnregister: true })));
+  t.same(gatesFor(24)?.get('CSIMigrationAWS'), { default: true, preRelease: 'Beta', lockToDefault: false });
+  // v1.30.14: InTreePluginAWSUnregister still registered (Alpha); gone in 1.31.
+  t.ok(isOk(setFeatureGates(30, 'upstream', { InTreePluginAWSUnregister: true })));
+  t.equal(errorOf(setFeatureGates(31, 'upstream', { InTreePluginAWSUnregister: true })), 'unrecognized feature gate: InTreePluginAWSUnregister');
+  // v1.25.16: CSIMigrationAWS GA and locked to true.
+  t.equal(errorOf(setFeatureGates(25, 'upstream', { CSIMigrationAWS: false })), 'cannot set feature gate CSIMigrationAWS to false, feature is locked to true');
+  // ExpandPersistentVolumes: GA, not locked, registered up to 1.26 (v1.26.15).
+  t.ok(isOk(setFeatureGates(26, 'upstream', { ExpandPersistentVolumes: true })));
+  t.equal(errorOf(setFeatureGates(27, 'upstream', { ExpandPersistentVolumes: true })), 'unrecognized feature gate: ExpandPersistentVolumes');
+});
+
+t.test("OpenShift's kubelet takes its gates from the fork (MicroShift's vendored openshift/kubernetes)", async (t) => {
+  // NodeLogQuery: default true in the fork (4.14-4.16 Alpha, 4.17+ Beta), false upstream until 1.36.
+  for (let minor = 27; minor <= 35; minor++) {
+    t.equal(gatesFor(minor, 'openshift')?.get('NodeLogQuery')?.default, true, `openshift 1.${minor}`);
+    t.equal(gatesFor(minor, 'upstream')?.get('NodeLogQuery')?.default, false, `upstream 1.${minor}`);
+  }
+  // Gates only the fork registers (pkg/features/openshift_features.go, 4.16+).
+  t.ok(gatesFor(29, 'openshift')?.has('RouteExternalCertificate'));
+  t.notOk(gatesFor(29, 'upstream')?.has('RouteExternalCertificate'));
+  t.equal(errorOf(setFeatureGates(29, 'upstream', { RouteExternalCertificate: true })), 'unrecognized feature gate: RouteExternalCertificate');
+  t.ok(isOk(setFeatureGates(29, 'openshift', { RouteExternalCertificate: true })));
+  t.ok([...gatesFor(29, 'openshift')!.keys()].includes('RouteExternalCertificate'), 'walked with the fork-only gates');
+  // A gate upstream registers that the fork does not (4.16 at 1.29.1): unknown there, only a warning.
+  t.notOk(gatesFor(29, 'openshift')?.has('KubeletPodResourcesGetAllocatable'));
+  // No OpenShift release with kubelet 1.24 was read (MicroShift starts at 4.12 = 1.25): upstream's
+  // gates, an unknown one only warns, a value upstream locks cannot be told.
+  t.equal(gatesFor(24, 'openshift'), undefined);
+  t.ok(isOk(setFeatureGates(24, 'openshift', { NoSuchGate: true, CSIMigrationAWS: true })));
+  t.match(setFeatureGates(24, 'openshift', { EfficientWatchResumption: false }), { undecidable: /not read/ });
 });
 
 t.test('gateFailure: the kubelet start error and finding kind', async (t) => {

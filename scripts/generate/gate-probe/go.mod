@@ -1,0 +1,3 @@
+module node-check/gate-probe
+
+go 1.24
