@@ -22,7 +22,7 @@ import { lastValue } from '../../kubelet/flags.js';
 import { goParseBool } from '../../kubelet/command-line/strconv.js';
 import { checkEvictionHard } from '../../kubelet/node-setup/eviction.js';
 import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
-import { wrapStepError } from '../../kubelet/data/start-sequence.js';
+import { goSprintf, RUN_WRAP } from '../../kubelet/data/start-sequence.js';
 import { nodePathKey } from '../../credentials/registration.js';
 
 /** Host checks by the start step they belong to (kernel tunables fail only after start). */
@@ -144,11 +144,12 @@ function startInputs(context: StartContext): Ordered[] {
   const config = context.effectiveConfig;
   const configPath = context.model.kubeletConfig.configFile?.path;
   const unitPath = context.model.service.execStart?.source?.file;
+  // Every error here is returned by run() as it is; Run() adds RUN_WRAP.
   const fail = (step: StartStepId, findingId: string, inner: string, message: string, remediation: string, path: string | undefined, inexact: boolean): Ordered => ({
     step,
     outcome: {
       findingId,
-      kubeletError: wrapStepError(context.minor, step, inner) ?? `failed to run Kubelet: ${inner}`,
+      kubeletError: goSprintf(RUN_WRAP, inner),
       message,
       remediation,
       ...(path ? { path } : {}),
