@@ -11,6 +11,7 @@ import { commandLineStep, flagValidationStep } from './steps/command-line.js';
 import { gatesFromConfigStep, gatesFromFlagsStep } from './steps/feature-gates.js';
 import { configDropInsStep, configFileStep, configValidationStep, loggingStep } from './steps/kubelet-config.js';
 import { dependenciesStep } from './steps/dependencies.js';
+import { undecidedInputsStep } from './steps/undecided-inputs.js';
 
 export const START_SEQUENCE: readonly StartCheck[] = [
   // 0. systemd spawns kubelet: environment files, the ExecStart= binary.
@@ -27,6 +28,8 @@ export const START_SEQUENCE: readonly StartCheck[] = [
   configDropInsStep,
   // 6. Feature gates again, from the merged --config / --config-dir and the flags.
   gatesFromConfigStep,
+  // Inputs kubelet acts on at start that no rule here decides: "cannot tell", naming them.
+  undecidedInputsStep,
   // 7. Logging is initialised (1.25+; 1.24 checks the same rules inside step 8).
   loggingStep,
   // 8. ValidateKubeletConfiguration.

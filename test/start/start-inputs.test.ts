@@ -130,3 +130,19 @@ t.test('end to end: a healthy kubeadm root, then its CA bundle replaced with gar
   t.match(report.findings, [{ id: 'kubelet-client-ca-invalid', path: CA }]);
   t.equal(bad.exitCode, 1);
 });
+
+t.test('an input no rule decides, set to a non-default value, is "cannot tell", naming it, its file and line', async (t) => {
+  const sim = run('', 30, 'maxPods: 110\ncpuManagerPolicy: static\n');
+  t.equal(startVerdict(sim), null);
+  t.match(sim.undecided, [{ checkId: 'kubelet-undecided-inputs', path: CONF, reason: new RegExp(`cpuManagerPolicy \\(${CONF}:5\\)`) }]);
+  t.equal(startVerdict(run('', 30, 'cpuManagerPolicy: ""\nregisterNode: null\n')), true, 'zero and null values are the defaults');
+  const flag = run('--root-dir=/data/kubelet', 30, '');
+  t.equal(startVerdict(flag), null);
+  t.match(flag.undecided[0]?.reason, /--root-dir \(\/etc\/systemd\/system\/kubelet\.service:20\)/, 'a flag: the ExecStart= line');
+  const failing = run('--root-dir=/data/kubelet --exit-on-lock-contention', 30, '');
+  t.equal(startVerdict(failing), false, 'a later refusal still decides');
+  t.equal(failing.failure?.inexact, true, 'its text is then inexact');
+  t.match(run('', 30, 'cgroupDriver: bogus\n').undecided, [{ reason: /cgroupDriver/ }], 'a no-effect field outside the values it is decided for');
+  t.match(run('', 30, 'authorization:\n  mode: Webhook\n').undecided, [{ reason: /authorization\.mode/ }], 'Webhook without --kubeconfig: no API client');
+  t.equal(startVerdict(run('--kubeconfig=/etc/kubernetes/kubelet.conf', 30, 'authorization:\n  mode: Webhook\n')), true);
+});
