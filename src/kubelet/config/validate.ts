@@ -64,8 +64,11 @@ export type ValidationResult =
 
 const VERIFIED_MINOR = VALIDATION_VERIFIED_MINOR;
 
-/** Fields read by validation.go rules that node-check does not implement. */
-const UNIMPLEMENTED_RULE_FIELDS = ['tracing', 'reservedMemory', 'registerWithTaints', 'showHiddenMetricsForVersion', 'featureGates', 'singleProcessOOMKill'];
+/**
+ * Fields read by validation.go rules that node-check does not implement. They feed the verdict:
+ * set to a non-default value, each makes the answer "cannot tell" (src/kubelet/inputs.ts).
+ */
+export const UNIMPLEMENTED_RULE_FIELDS: readonly string[] = ['tracing', 'reservedMemory', 'registerWithTaints', 'showHiddenMetricsForVersion', 'featureGates', 'singleProcessOOMKill'];
 
 /** Fields the implemented rules read. */
 const IMPLEMENTED_RULE_FIELDS = new Set([
