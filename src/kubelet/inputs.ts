@@ -9,7 +9,7 @@
  *    it makes the answer "cannot tell", naming the input (src/start/steps/undecided-inputs.ts);
  *  - API client: the kubeconfig and certificate inputs of buildKubeletClientConfig, which
  *    node-check does not read (docs/unverified.md); they never change the answer.
- * docs/kubelet-inputs.md is generated from this table (scripts/gen-kubelet-inputs.mjs).
+ * docs/kubelet-inputs.md is generated from this table (scripts/gen-docs.mjs).
  */
 import { kubeletFlagsFor } from './command-line/flag-table.js';
 import { KUBELET_CONFIG_FIELDS } from './data/kubelet-config-fields.js';

@@ -1,6 +1,6 @@
 /**
  * docs/kubelet-inputs.md: every kubelet flag and KubeletConfiguration field of 1.24-1.36 with its
- * status from src/kubelet/inputs.ts. Written by scripts/gen-kubelet-inputs.mjs; test/docs/
+ * status from src/kubelet/inputs.ts. Written by scripts/gen-docs.mjs; test/docs/
  * kubelet-inputs.test.ts fails when the committed file differs.
  */
 import { kubeletFlagsFor } from '../kubelet/command-line/flag-table.js';
@@ -27,7 +27,7 @@ export function renderKubeletInputsMarkdown(): string {
   const lines = [
     '# What kubelet reads before "Started kubelet", and what node-check decides',
     '',
-    'Generated from src/kubelet/inputs.ts by `node scripts/gen-kubelet-inputs.mjs`; do not edit.',
+    'Generated from src/kubelet/inputs.ts by `node scripts/gen-docs.mjs`; do not edit.',
     '',
     'Every KubeletConfiguration field and every kubelet flag of 1.24-1.36, per minor range, with its status:',
     '',

@@ -8,7 +8,7 @@ import { allConfigFields, configFieldStatus, flagStatus, undecidedInputs } from 
 import { UNIMPLEMENTED_RULE_FIELDS, validateKubeletConfiguration } from '../../src/kubelet/config/validate.js';
 import { kubeletFlagsFor } from '../../src/kubelet/command-line/flag-table.js';
 
-t.test('docs/kubelet-inputs.md is current (regenerate with `node scripts/gen-kubelet-inputs.mjs`)', async (t) => {
+t.test('docs/kubelet-inputs.md is current (regenerate with `node scripts/gen-docs.mjs`)', async (t) => {
   t.equal(readFileSync(new URL('../../docs/kubelet-inputs.md', import.meta.url), 'utf8'), renderKubeletInputsMarkdown());
 });
 
