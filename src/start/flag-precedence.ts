@@ -65,7 +65,9 @@ function convert(type: string, values: readonly string[]): unknown {
       return Number.isNaN(n) ? undefined : n;
     }
     case 'stringSlice':
-      return values.flatMap((v) => (v === '' ? [] : v.split(',').map((s) => s.trim())));
+      // pflag's readAsCSV (encoding/csv, TrimLeadingSpace off): "a, b" is "a" and " b". Quotes
+      // never get here (the command-line step leaves them undecided).
+      return values.flatMap((v) => (v === '' ? [] : v.split(',')));
     case 'mapStringBool': {
       const merged: Record<string, boolean> = {};
       for (const v of values) Object.assign(merged, parseFeatureGateFlag(v).gates);

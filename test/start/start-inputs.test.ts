@@ -146,3 +146,8 @@ t.test('an input no rule decides, set to a non-default value, is "cannot tell", 
   t.match(run('', 30, 'authorization:\n  mode: Webhook\n').undecided, [{ reason: /authorization\.mode/ }], 'Webhook without --kubeconfig: no API client');
   t.equal(startVerdict(run('--kubeconfig=/etc/kubernetes/kubelet.conf', 30, 'authorization:\n  mode: Webhook\n')), true);
 });
+
+t.test('--tls-cipher-suites is split as pflag does: a space after a comma is part of the name', async (t) => {
+  const sim = run('"--tls-cipher-suites=TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384"', 30, '');
+  t.equal(sim.failure?.kubeletError, "failed to construct kubelet dependencies: Cipher suite  TLS_AES_256_GCM_SHA384 not supported or doesn't exist");
+});
