@@ -41,6 +41,10 @@ t.test('what real distributions set is never undecided', async (t) => {
     'featureGates', 'memorySwap', 'containerLogMaxSize', 'systemReserved', 'logging', 'shutdownGracePeriod', 'healthzBindAddress', 'healthzPort',
     'containerRuntimeEndpoint', 'imageMaximumGCAge', 'imageMinimumGCAge', 'evictionPressureTransitionPeriod', 'cpuManagerReconcilePeriod'];
   for (const field of fields) t.not(configFieldStatus(field).kind, 'undecided', field);
+  // kubeadm on systemd-resolved hosts, EKS's address, AKS's containerLogMaxFiles.
+  const extra = { resolvConf: '/run/systemd/resolve/resolv.conf', address: '0.0.0.0', containerLogMaxFiles: 5, configMapAndSecretChangeDetectionStrategy: 'Watch', cpuCFSQuota: true };
+  t.same(undecidedInputs(30, extra, new Map([['kubeconfig', ['/k']]])), []);
+  t.same(undecidedInputs(30, { containerLogMaxFiles: 1, address: '10.1.2.3' }, new Map([['kubeconfig', ['/k']]])).map((i) => i.input), ['containerLogMaxFiles', 'address'], 'values outside what is decided');
   for (const flag of ['container-runtime-endpoint', 'kubeconfig', 'bootstrap-kubeconfig', 'config', 'node-ip', 'node-labels', 'hostname-override', 'provider-id',
     'cloud-provider', 'v', 'runtime-cgroups', 'volume-plugin-dir', 'minimum-container-ttl-duration', 'pod-infra-container-image', 'system-reserved']) {
     t.not(flagStatus(30, flag).kind, 'undecided', `--${flag}`);
