@@ -389,8 +389,9 @@ export function validateKubeletConfiguration(
     const logging = checkLogging(minor, kc, gateEnabled, options.flagNames ?? new Set());
     if ('undecidable' in logging) return { undecidable: logging.undecidable };
     if (!logging.ok) {
+      // Its place among the other 1.24 rules is not ported: with other errors the order is not pinned.
+      inexact ||= logging.inexact || errors.length > 0;
       errors.push(...logging.errors);
-      inexact ||= logging.inexact;
     }
   }
   if (gateEnabled('MemoryQoS') && (kc.memoryThrottlingFactor === undefined || kc.memoryThrottlingFactor === null)) err('memoryThrottlingFactor is required when MemoryQoS feature flag is enabled');
