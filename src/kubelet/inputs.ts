@@ -12,6 +12,7 @@
  * docs/kubelet-inputs.md is generated from this table (scripts/gen-docs.mjs).
  */
 import { kubeletFlagsFor } from './command-line/flag-table.js';
+import { isValidTaint } from './command-line/values.js';
 import { KUBELET_CONFIG_FIELDS } from './data/kubelet-config-fields.js';
 import { KUBELET_CONFIG_DEFAULTS } from './data/kubelet-config-defaults.js';
 import { START_SEQUENCE_MINORS } from './data/start-sequence.js';
@@ -32,6 +33,15 @@ const NEW_MAIN_KUBELET_PERIOD = 'pkg/kubelet/kubelet.go NewMainKubelet: a period
 
 /** A quantity kubelet's parseMaxSize takes without doubt: a whole number with a binary or decimal suffix. */
 const plainSize = (v: unknown) => typeof v === 'string' && /^[0-9]+(Ki|Mi|Gi|Ti|k|M|G|T)?$/.test(v);
+
+const validTaints = (v: unknown) =>
+  Array.isArray(v) &&
+  v.every((t) => {
+    if (typeof t !== 'object' || t === null) return false;
+    const { key, value, effect, ...rest } = t as Record<string, unknown>;
+    return Object.keys(rest).length === 0 && typeof key === 'string' && (value === undefined || typeof value === 'string') && (effect === undefined || typeof effect === 'string') &&
+      isValidTaint(key, (value as string | undefined) ?? '', (effect as string | undefined) ?? '');
+  });
 
 /** KubeletConfiguration top-level fields (v1beta1 JSON names). A field not listed is undecided. */
 const FIELDS: Readonly<Record<string, InputStatus>> = {
@@ -87,6 +97,9 @@ const FIELDS: Readonly<Record<string, InputStatus>> = {
   evictionMaxPodGracePeriod: noEffect('pkg/kubelet/eviction/eviction_manager.go: a grace period, no check'),
   containerLogMaxFiles: noEffect('pkg/kubelet/logs/container_log_manager.go NewContainerLogManager ("invalid MaxFiles %d, must be > 1")', (v) => typeof v === 'number' && Number.isInteger(v) && v > 1, 'a whole number above 1'),
   configMapAndSecretChangeDetectionStrategy: noEffect('pkg/kubelet/kubelet.go NewMainKubelet ("unknown configmap and secret manager mode")', (v) => v === 'Watch' || v === 'Cache' || v === 'Get', 'Watch, Cache or Get'),
+  // ValidateKubeletConfiguration checks each taint (utiltaints.CheckTaintValidation, "invalid taint: …");
+  // a valid one is only put on the Node when it registers. --register-with-taints is checked when parsed.
+  registerWithTaints: noEffect('pkg/kubelet/apis/config/validation/validation.go (each taint checked) and pkg/kubelet/kubelet_node_status.go (set on the Node)', validTaints, 'taints with a valid key, value and effect and no timeAdded'),
   volumePluginDir: noEffect('pkg/volume/flexvolume/probe.go: the FlexVolume prober watches the directory (creating it), errors are logged'),
   // The rules of ValidateKubeletConfiguration node-check implements.
   ...Object.fromEntries(
