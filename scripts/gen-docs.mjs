@@ -1,5 +1,8 @@
-// Writes docs/findings.md from the finding catalog (src/catalog/findings.ts); test/docs/findings.test.ts
-// fails when the committed file differs, so `explain` and the docs never drift apart.
+// Writes docs/findings.md from the finding catalog (src/catalog/findings.ts) and
+// docs/kubelet-inputs.md from src/kubelet/inputs.ts (every kubelet flag and KubeletConfiguration
+// field per minor, with what node-check decides about it); test/docs/findings.test.ts and
+// test/docs/kubelet-inputs.test.ts fail when a committed file differs, so `explain`, the start
+// rules and the docs never drift apart.
 import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,12 +11,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'node-check-docs-'));
+const DOCS = [
+  { entry: 'src/render/explain.ts', render: 'renderFindingsMarkdown', out: 'docs/findings.md' },
+  { entry: 'src/render/kubelet-inputs.ts', render: 'renderKubeletInputsMarkdown', out: 'docs/kubelet-inputs.md' },
+];
 try {
-  const outfile = join(dir, 'explain.mjs');
-  await build({ entryPoints: [join(root, 'src/render/explain.ts')], outfile, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
-  const { renderFindingsMarkdown } = await import(pathToFileURL(outfile).href);
-  writeFileSync(join(root, 'docs/findings.md'), renderFindingsMarkdown());
-  console.log('wrote docs/findings.md');
+  for (const [i, doc] of DOCS.entries()) {
+    const outfile = join(dir, `doc-${i}.mjs`);
+    await build({ entryPoints: [join(root, doc.entry)], outfile, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+    const module = await import(pathToFileURL(outfile).href);
+    writeFileSync(join(root, doc.out), module[doc.render]());
+    console.log(`wrote ${doc.out}`);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -12,6 +12,7 @@ import { parseEnvFile } from '../systemd/env-file.js';
 import { providerEntriesIn } from '../credentials/provider-names.js';
 import { MAX_PROVIDER_ENTRIES } from '../limits/bounds.js';
 import { goJoin } from '../go/index.js';
+import { parse as parseYaml } from 'yaml';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
 import { oncePerInput } from '../memo.js';
@@ -68,6 +69,9 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
   }
 
   const kubeletConfig = kubelet ? readKubeletConfig(fs, lastValue(kubelet.flags, 'config'), lastValue(kubelet.flags, 'config-dir')) : {};
+  for (const path of clientCaCandidates(kubeletConfig, kubelet ? lastValue(kubelet.flags, 'client-ca-file') : undefined)) {
+    files[nodePathKey(path)] ??= pathFact(fs, path, { content: true });
+  }
   const osRelease = readOsRelease(fs);
   const flavor = decideFlavor({
     versionText: version?.text,
@@ -149,6 +153,31 @@ function readKubeletConfig(fs: RootFs, configFile: string | undefined, configDir
     facts.configDir = { path: configDir, dropIns, ...(walked.problem ? { problem: walked.problem } : {}), ...(walked.missing ? { missing: true } : {}) };
   }
   return facts;
+}
+
+/**
+ * Every path kubelet may load as its client CA bundle (BuildAuth, after the config is merged):
+ * --client-ca-file and authentication.x509.clientCAFile of the config file and each drop-in,
+ * a relative one resolved against its file's directory as kubelet's config loader does. Which one
+ * wins is decided per minor by the start checks; files outside this list count as not read.
+ */
+function clientCaCandidates(facts: KubeletConfigFacts, flag: string | undefined): string[] {
+  const paths = new Set<string>();
+  if (flag) paths.add(flag);
+  const files = [...(facts.configFile ? [facts.configFile] : []), ...(facts.configDir?.dropIns ?? [])];
+  for (const { path, content } of files) {
+    if (!Buffer.isBuffer(content)) continue;
+    let parsed: unknown;
+    try {
+      parsed = parseYaml(content.toString('utf8'));
+    } catch {
+      continue; // the config step reports it
+    }
+    const x509 = (parsed as { authentication?: { x509?: { clientCAFile?: unknown } } } | null)?.authentication?.x509;
+    const file = x509 && typeof x509 === 'object' ? x509.clientCAFile : undefined;
+    if (typeof file === 'string' && file !== '') paths.add(file.startsWith('/') ? file : goJoin(path.slice(0, path.lastIndexOf('/')) || '/', file));
+  }
+  return [...paths].slice(0, 8);
 }
 
 /** Kubelet reads config files whole; past the bound node-check answers "cannot tell" (EFBIG). */

@@ -6,8 +6,8 @@
  * then adds back the file's feature gates the flags did not name. Values were checked by step 1.
  *
  * Types whose config rendering node-check does not model (taints, reserved memory, klog's vmodule,
- * quantities, the static-pod URL header) are left as the file has them: they bind only fields
- * that node-check's validation does not read (src/kubelet/config/validate.ts `notValidated`).
+ * quantities, the static-pod URL header) are left as the file has them; a flag of such a type set
+ * on the command line is an undecided input (src/kubelet/inputs.ts).
  */
 import type { KubeletConfigObject } from '../kubelet/config/index.js';
 import { kubeletFlagsFor } from '../kubelet/command-line/flag-table.js';
@@ -20,9 +20,17 @@ export function applyFlagPrecedence(minor: number, config: KubeletConfigObject, 
   const result: Record<string, unknown> = { ...config };
   for (const [name, values] of occurrences) {
     const spec = table.get(name);
-    if (!spec?.configField || spec.configField.includes('.') || values.length === 0) continue;
+    if (!spec?.configField || values.length === 0) continue;
     const value = convert(spec.type, values);
-    if (value !== undefined) result[spec.configField] = value;
+    if (value === undefined) continue;
+    // A nested field (logging.format, authentication.x509.clientCAFile) is set inside copies of its parents.
+    const path = spec.configField.split('.');
+    let parent: Record<string, unknown> = result;
+    for (const key of path.slice(0, -1)) {
+      const child = parent[key];
+      parent = parent[key] = child && typeof child === 'object' && !Array.isArray(child) ? { ...(child as Record<string, unknown>) } : {};
+    }
+    parent[path[path.length - 1]!] = value;
   }
   const fileGates = config['featureGates'];
   if (occurrences.has('feature-gates') && fileGates && typeof fileGates === 'object') {
@@ -57,7 +65,9 @@ function convert(type: string, values: readonly string[]): unknown {
       return Number.isNaN(n) ? undefined : n;
     }
     case 'stringSlice':
-      return values.flatMap((v) => (v === '' ? [] : v.split(',').map((s) => s.trim())));
+      // pflag's readAsCSV (encoding/csv, TrimLeadingSpace off): "a, b" is "a" and " b". Quotes
+      // never get here (the command-line step leaves them undecided).
+      return values.flatMap((v) => (v === '' ? [] : v.split(',')));
     case 'mapStringBool': {
       const merged: Record<string, boolean> = {};
       for (const v of values) Object.assign(merged, parseFeatureGateFlag(v).gates);

@@ -9,7 +9,9 @@ import { systemdStep } from './steps/systemd.js';
 import { kubeletRunStep, postStartStep } from './steps/kubelet-run.js';
 import { commandLineStep, flagValidationStep } from './steps/command-line.js';
 import { gatesFromConfigStep, gatesFromFlagsStep } from './steps/feature-gates.js';
-import { configDropInsStep, configFileStep, configValidationStep } from './steps/kubelet-config.js';
+import { configDropInsStep, configFileStep, configValidationStep, loggingStep } from './steps/kubelet-config.js';
+import { dependenciesStep } from './steps/dependencies.js';
+import { undecidedInputsStep } from './steps/undecided-inputs.js';
 
 export const START_SEQUENCE: readonly StartCheck[] = [
   // 0. systemd spawns kubelet: environment files, the ExecStart= binary.
@@ -26,9 +28,15 @@ export const START_SEQUENCE: readonly StartCheck[] = [
   configDropInsStep,
   // 6. Feature gates again, from the merged --config / --config-dir and the flags.
   gatesFromConfigStep,
-  // 8. ValidateKubeletConfiguration (the logging step 7 is not modelled).
+  // Inputs kubelet acts on at start that no rule here decides: "cannot tell", naming them.
+  undecidedInputsStep,
+  // 7. Logging is initialised (1.25+; 1.24 checks the same rules inside step 8).
+  loggingStep,
+  // 8. ValidateKubeletConfiguration.
   configValidationStep,
-  // 10, 11. Run(): cloud provider, CRI, reserved resources, swap, --node-ip, NewMainKubelet's checks.
+  // 9. UnsecuredDependencies: InitializeTLS.
+  dependenciesStep,
+  // 10, 11. Run(): the lock file, cloud provider, client CA, CRI, eviction thresholds, reserved resources, swap, --node-ip, NewMainKubelet's checks.
   kubeletRunStep,
   // 11. NewMainKubelet → credential provider registration.
   credentialProvidersStep,

@@ -97,12 +97,14 @@ t.test('the generator: the runbook base swapped, a PrometheusRule that promtool 
   const rule = parseYaml(wrapped.stdout) as { apiVersion: string; kind: string; metadata: { namespace: string }; spec: { groups: unknown[] } };
   t.same([rule.apiVersion, rule.kind, rule.metadata.namespace], ['monitoring.coreos.com/v1', 'PrometheusRule', 'monitoring-x']);
   t.same(rule.spec.groups, groups, 'the groups unchanged');
-  if (requireTools(t, ['promtool'])) {
+  // Its own subtest: a skip ends a test with plan(0), which only a test without assertions can take.
+  t.test('promtool accepts the groups', async (t) => {
+    if (!requireTools(t, ['promtool'])) return;
     const file = path.join(t.testdir(), 'groups.yaml');
     fs.writeFileSync(file, JSON.stringify({ groups: rule.spec.groups }));
     const checked = await checkRules(file);
     t.equal(checked.exitCode, 0, `promtool check rules: ${checked.stdout}${checked.stderr}`);
-  }
+  });
 
   for (const [args, message] of [
     [['--runbook-base', 'docs/runbooks/'], /not an absolute URL/],
@@ -133,8 +135,10 @@ t.test('the Alertmanager inhibit rules: valid for the real amtool, about alerts 
   const operations = fs.readFileSync(repoPath('docs/operations.md'), 'utf8');
   const text = fs.readFileSync(file, 'utf8');
   t.ok(operations.includes(text.slice(text.indexOf('inhibit_rules:'))), 'docs/operations.md quotes the validated rules');
-  if (!requireTools(t, ['amtool'])) return;
-  const checked = await execa('amtool', ['check-config', file], { reject: false });
-  t.equal(checked.exitCode, 0, `amtool check-config: ${checked.stdout}${checked.stderr}`);
-  t.match(checked.stdout, /2 inhibit rules/);
+  t.test('amtool check-config accepts them', async (t) => {
+    if (!requireTools(t, ['amtool'])) return;
+    const checked = await execa('amtool', ['check-config', file], { reject: false });
+    t.equal(checked.exitCode, 0, `amtool check-config: ${checked.stdout}${checked.stderr}`);
+    t.match(checked.stdout, /2 inhibit rules/);
+  });
 });

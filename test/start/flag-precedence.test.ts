@@ -53,9 +53,12 @@ t.test('--feature-gates: the flags win, and kubelet adds back the file\'s gates 
   t.same(applyFlagPrecedence(30, {}, occ([['feature-gates', 'A=true']]))['featureGates'], { A: true }, 'no file gates');
 });
 
-t.test('flags without a top-level field, and minors without a flag table, leave the configuration alone', async (t) => {
-  const file = { authentication: { anonymous: { enabled: false } }, logging: { verbosity: 2 } };
-  t.same(applyFlagPrecedence(30, file, occ([['anonymous-auth', 'true'], ['v', '4'], ['config', '/etc/k.conf'], ['no-such-flag', 'x']])), file);
+t.test('flags bound to nested fields set them in copies; unbound flags and minors without a flag table leave the configuration alone', async (t) => {
+  const file = { authentication: { anonymous: { enabled: false }, webhook: { enabled: true } }, logging: { verbosity: 2 } };
+  const out = applyFlagPrecedence(30, file, occ([['anonymous-auth', 'true'], ['v', '4'], ['logging-format', 'json'], ['client-ca-file', '/etc/ca.crt'], ['config', '/etc/k.conf'], ['no-such-flag', 'x']]));
+  t.same(out, { authentication: { anonymous: { enabled: true }, webhook: { enabled: true }, x509: { clientCAFile: '/etc/ca.crt' } }, logging: { verbosity: 4, format: 'json' } });
+  t.same(file, { authentication: { anonymous: { enabled: false }, webhook: { enabled: true } }, logging: { verbosity: 2 } }, 'the file\'s objects are not changed');
+  t.same(applyFlagPrecedence(30, file, occ([['config', '/etc/k.conf'], ['no-such-flag', 'x']])), file);
   const outside = { maxPods: 50 };
   t.equal(applyFlagPrecedence(37, outside, occ([['max-pods', '110']])), outside, '1.37 is not modelled');
   t.equal(applyFlagPrecedence(23, outside, occ([['max-pods', '110']])), outside);

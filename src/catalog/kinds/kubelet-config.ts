@@ -74,4 +74,24 @@ export const KUBELET_CONFIG_KINDS: readonly FindingKind[] = [
       'After merging file, drop-ins and flags, kubelet validates the configuration and exits with status 1 on any error: "failed to validate kubelet configuration, error: [invalid configuration: …]". Version skew shows here: swapBehavior NoSwap before 1.30 or UnlimitedSwap from 1.30, enforceNodeAllocatable *-compressible values before they exist, failCgroupV1 on a cgroup v1 host (default true from 1.35).',
     fix: 'Change the named field to a value this kubelet version accepts, or enable the feature gate the message names.',
   },
+  {
+    id: 'kubelet-logging-invalid',
+    title: 'Kubelet cannot initialise logging with its logging configuration',
+    severity: 'error',
+    versions: '1.24+ (1.24: reported inside kubelet-config-validation)',
+    messageId: 'a744611634104cc58e513886cba10ed7',
+    meaning:
+      'Kubelet sets up logging from logging (and --logging-format, --v) before it validates the rest of its configuration. A format other than "text" or "json" exits with status 1: "initialize logging: logging.format: Invalid value: \\"bogus\\": Unsupported log format"; so do vmodule entries with a non-text format, and "json" with the LoggingBetaOptions gate off.',
+    fix: 'Set logging.format (or --logging-format) to "text" or "json".',
+  },
+  {
+    id: 'kubelet-tls-option-unknown',
+    title: 'Kubelet does not know a TLS cipher suite or version it is given',
+    severity: 'error',
+    versions: '1.24+',
+    messageId: '982409d124bd4f4da7dce2722699b3c5',
+    meaning:
+      'Building its dependencies, kubelet maps tlsCipherSuites (--tls-cipher-suites) and tlsMinVersion (--tls-min-version) to Go\'s crypto/tls constants. An unknown name exits with status 1: "failed to construct kubelet dependencies: Cipher suite BOGUS not supported or doesn\'t exist" or "… unknown tls version \\"VersionTLS99\\"".',
+    fix: 'Use Go crypto/tls cipher suite names and VersionTLS12 or VersionTLS13.',
+  },
 ];

@@ -65,4 +65,33 @@ export const NODE_SETUP_KINDS: readonly FindingKind[] = [
       'Before initialising a cloud provider, kubelet opens --cloud-config; if that fails it calls klog.Fatalf("Couldn\'t open cloud provider configuration …") and exits with status 255.',
     fix: 'Restore the --cloud-config file, or drop --cloud-config and --cloud-provider.',
   },
+  {
+    id: 'kubelet-lock-file-missing',
+    title: '--exit-on-lock-contention is set without --lock-file',
+    severity: 'error',
+    versions: 'all (1.24-1.36)',
+    messageId: '9fb0c48111c94fb7bc36c9c6b17ea82c',
+    meaning: 'Early in run() kubelet refuses --exit-on-lock-contention without a lock file: "failed to run Kubelet: cannot exit on lock file contention: no lock file specified", exit status 1.',
+    fix: 'Add --lock-file (e.g. /var/run/lock/kubelet.lock) or remove --exit-on-lock-contention.',
+  },
+  {
+    id: 'kubelet-client-ca-invalid',
+    title: 'The client CA bundle (authentication.x509.clientCAFile) cannot be loaded',
+    severity: 'error',
+    versions: 'all (1.24-1.36)',
+    messageId: '014a828e0c0046b9aa44f9739d4aca9e',
+    meaning:
+      'Kubelet loads the CA bundle it authenticates clients with before it connects to the container runtime. A missing file, an empty one ("missing content for CA bundle …") or one without a PEM certificate ("error loading CA bundle for \\"client-ca-bundle::P\\": data does not contain any valid RSA or ECDSA certificates") exits with status 1, every restart.',
+    fix: 'Restore the cluster CA certificate in PEM at that path (kubeadm: /etc/kubernetes/pki/ca.crt; OpenShift: /etc/kubernetes/kubelet-ca.crt), or correct clientCAFile / --client-ca-file.',
+  },
+  {
+    id: 'kubelet-eviction-hard-invalid',
+    title: 'evictionHard (--eviction-hard) has a threshold kubelet cannot parse',
+    severity: 'error',
+    versions: 'all (1.24-1.36); containerfs.* signals from 1.29',
+    messageId: '6e17b13b869f471bb331505203ee2a1e',
+    meaning:
+      'run() parses the hard eviction thresholds before it starts the container manager. An unknown signal ("unsupported eviction signal …"), a value that is not a quantity or a percentage, a percentage above 100% or a quantity that is not positive exits with status 1 ("failed to run Kubelet: …").',
+    fix: 'Use known signals (memory.available, nodefs.available, nodefs.inodesFree, imagefs.available, imagefs.inodesFree, pid.available) with a positive quantity (100Mi) or a percentage (10%).',
+  },
 ];

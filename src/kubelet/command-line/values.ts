@@ -132,12 +132,21 @@ function pairs(value: string, sep: string, message: string): ValueCheck {
 const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 
+/**
+ * A taint utiltaints.CheckTaintValidation accepts (pkg/util/taints/taints.go): a qualified-name
+ * key, a label value, an effect of NoSchedule, PreferNoSchedule, NoExecute or none. Keys longer
+ * than 316 characters are not decided here (the prefix and name limits are not ported).
+ */
+export function isValidTaint(key: string, value: string, effect: string): boolean {
+  return QUALIFIED_NAME.test(key) && key.length <= 316 && LABEL_VALUE.test(value) && value.length <= 63 && ['', 'NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(effect);
+}
+
 function taints(value: string): ValueCheck {
   // RegisterWithTaintsVar: blank clears; each comma part is utiltaints.ParseTaint ("key[=value]:Effect").
   if (goTrimSpace(value) === '') return OK;
   for (const part of value.split(',')) {
     const m = /^([^=:]+)(=([^:]*))?:(NoSchedule|PreferNoSchedule|NoExecute)$/.exec(part);
-    if (!m || !QUALIFIED_NAME.test(m[1]!) || m[1]!.length > 316 || !LABEL_VALUE.test(m[3] ?? '') || (m[3] ?? '').length > 63) {
+    if (!m || !isValidTaint(m[1]!, m[3] ?? '', m[4]!)) {
       return unsure('taint parsing of this value is not modelled');
     }
   }

@@ -1,14 +1,16 @@
 /**
- * Kubelet's start steps 4, 5 and 8 (cmd/kubelet/app/server.go, 1.24-1.36): the --config file is
+ * Kubelet's start steps 4, 5, 7 and 8 (cmd/kubelet/app/server.go, 1.24-1.36): the --config file is
  * read and decoded (an empty file, an unknown kind or a syntax error is fatal; unknown fields are
  * dropped with a warning), the --config-dir drop-ins are merged (1.28+; 1.28-1.29 only with
- * KUBELET_CONFIG_DROPIN_DIR_ALPHA), and ValidateKubeletConfiguration checks the result with the
- * flags applied over it. Decoding, merging and validation per minor live in src/kubelet/config/.
+ * KUBELET_CONFIG_DROPIN_DIR_ALPHA), logging is initialised (1.25+), and ValidateKubeletConfiguration
+ * checks the result with the flags applied over it. Decoding, merging and validation per minor live in src/kubelet/config/.
  */
 import type { Finding } from '../../model/findings.js';
 import type { StartCheck } from '../start-check.js';
 import { kubeletFails, PASS } from '../start-check.js';
 import { kubeletConfigFileError, validateKubeletConfiguration } from '../../kubelet/config/index.js';
+import { checkLogging } from '../../kubelet/config/logging.js';
+import { aggregateError } from '../../kubelet/data/start-sequence.js';
 import { wrapStepError } from '../../kubelet/data/start-sequence.js';
 
 export const configFileStep: StartCheck = {
@@ -76,6 +78,30 @@ export const configDropInsStep: StartCheck = {
   },
 };
 
+/** Kubelet 1.25+ initialises logging before it validates the configuration (1.24: inside validation). */
+export const loggingStep: StartCheck = {
+  id: 'kubelet-logging',
+  title: 'Kubelet initialises logging (logging.format, --logging-format)',
+  stage: 'kubelet',
+  appliesTo: (minor) => minor >= 25,
+  run(context) {
+    const where = context.model.kubeletConfig.configFile?.path;
+    const flagNames = new Set(context.model.kubelet?.flags.occurrences.keys() ?? []);
+    const result = checkLogging(context.minor, context.effectiveConfig, (gate) => context.gateEnabled(gate), flagNames);
+    if ('undecidable' in result) return { undecidable: `node-check cannot tell whether kubelet 1.${context.minor} accepts its logging configuration: ${result.undecidable}`, ...(where ? { path: where } : {}) };
+    if (result.ok) return PASS;
+    const inner = aggregateError(result.errors);
+    return kubeletFails(context, {
+      findingId: 'kubelet-logging-invalid',
+      message: `Kubelet 1.${context.minor} cannot initialise logging with its configuration${where ? ` (${where} and the flags)` : ''}: ${inner}.`,
+      remediation: 'Set logging.format (or --logging-format) to "text" or "json", and remove logging.vmodule unless the format is "text".',
+      kubeletError: wrapStepError(context.minor, 'init-logging', inner) ?? `initialize logging: ${inner}`,
+      ...(where ? { path: where } : {}),
+      ...(result.inexact ? { inexact: true } : {}),
+    });
+  },
+};
+
 export const configValidationStep: StartCheck = {
   id: 'kubelet-config-validation',
   title: 'ValidateKubeletConfiguration',
@@ -83,7 +109,8 @@ export const configValidationStep: StartCheck = {
   appliesTo: () => true,
   run(context) {
     const where = context.model.kubeletConfig.configFile?.path;
-    const result = validateKubeletConfiguration(context.minor, context.effectiveConfig, (gate) => context.gateEnabled(gate), { cgroupV2: context.cgroupV2 }, { flavor: context.flavor });
+    const flagNames = new Set(context.model.kubelet?.flags.occurrences.keys() ?? []);
+    const result = validateKubeletConfiguration(context.minor, context.effectiveConfig, (gate) => context.gateEnabled(gate), { cgroupV2: context.cgroupV2 }, { flavor: context.flavor, flagNames });
     if ('undecidable' in result) return { undecidable: `node-check cannot tell whether kubelet 1.${context.minor} accepts its configuration: ${result.undecidable}`, ...(where ? { path: where } : {}) };
     if (result.ok) return PASS;
     return kubeletFails(context, {

@@ -1,8 +1,10 @@
 /**
  * Kubelet's Run() and RunKubelet (cmd/kubelet/app/server.go, 1.24-1.36), in the order of the
- * start-sequence table (src/kubelet/data/start-sequence.ts): the in-tree cloud provider (<=1.30),
- * the CRI connection (fatal from 1.27), --reserved-cpus against the online CPUs, the
- * --kube-reserved / --system-reserved quantities, swap (the container manager), --node-ip, and
+ * start-sequence table (src/kubelet/data/start-sequence.ts): --exit-on-lock-contention without
+ * --lock-file, the in-tree cloud provider (<=1.30), the client CA bundle (BuildAuth), the CRI
+ * connection (fatal from 1.27), --reserved-cpus against the online CPUs, the
+ * --kube-reserved / --system-reserved quantities, evictionHard (ParseThresholdConfig), swap (the
+ * container manager), --node-ip, and
  * NewMainKubelet's cloud-provider check. Offline rules come from src/kubelet/node-setup/, host
  * facts (the machine's cloud for an in-tree provider, too) from src/host-facts/ and only for the live root: with another root they are listed as not
  * checked and never change the answer. After "Started kubelet", protectKernelDefaults (kernel
@@ -18,6 +20,11 @@ import { checkHostPreconditions, defaultsFor, HOST_FINDING } from '../../host-fa
 import { isFailure, type PreconditionOutcome } from '../../systemd-preconditions/outcome.js';
 import { lastValue } from '../../kubelet/flags.js';
 import { providerCloudShown, type ProviderCloud } from '../../host-facts/cloud-machine.js';
+import { goParseBool } from '../../kubelet/command-line/strconv.js';
+import { checkEvictionHard } from '../../kubelet/node-setup/eviction.js';
+import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
+import { goSprintf, RUN_WRAP } from '../../kubelet/data/start-sequence.js';
+import { nodePathKey } from '../../credentials/registration.js';
 
 /** Host checks by the start step they belong to (kernel tunables fail only after start). */
 const HOST_STEP: Readonly<Record<string, StartStepId | 'post-start'>> = {
@@ -70,6 +77,7 @@ function ordered(context: StartContext): Ordered[] {
     ...(context.model.kubeletConfig.configFile ? { reservedPath: context.model.kubeletConfig.configFile.path } : {}),
   }, (gate) => context.gateEnabled(gate), context.flavor) ?? [];
   for (const { step, result } of setup) items.push({ step, outcome: result });
+  items.push(...startInputs(context));
 
   const host = context.model.host;
   const defaults = defaultsFor(context.minor);
@@ -132,4 +140,62 @@ function decide(context: StartContext, items: readonly Ordered[]): StepOutcome {
     };
   }
   return undecided ? { undecidable: undecided } : PASS;
+}
+
+const flagIsTrue = (context: StartContext, name: string): boolean => {
+  const value = context.model.kubelet ? lastValue(context.model.kubelet.flags, name) : undefined;
+  if (value === undefined) return false;
+  const parsed = goParseBool(value);
+  return parsed.ok && parsed.value;
+};
+
+/** The run() checks of flags and fields that need no host fact: lock file, client CA, evictionHard. */
+function startInputs(context: StartContext): Ordered[] {
+  const items: Ordered[] = [];
+  const config = context.effectiveConfig;
+  const configPath = context.model.kubeletConfig.configFile?.path;
+  const unitPath = context.model.service.execStart?.source?.file;
+  // Every error here is returned by run() as it is; Run() adds RUN_WRAP.
+  const fail = (step: StartStepId, findingId: string, inner: string, message: string, remediation: string, path: string | undefined, inexact: boolean): Ordered => ({
+    step,
+    outcome: {
+      findingId,
+      kubeletError: goSprintf(RUN_WRAP, inner),
+      message,
+      remediation,
+      ...(path ? { path } : {}),
+      ...(inexact ? { inexact: true } : {}),
+    },
+  });
+
+  // run(): "cannot exit on lock file contention: no lock file specified" (errors.New, unwrapped).
+  const lockFile = context.model.kubelet ? lastValue(context.model.kubelet.flags, 'lock-file') : undefined;
+  if (flagIsTrue(context, 'exit-on-lock-contention') && (lockFile ?? '') === '') {
+    items.push(fail('run:lock-file', 'kubelet-lock-file-missing', 'cannot exit on lock file contention: no lock file specified',
+      `Kubelet 1.${context.minor} is given --exit-on-lock-contention without --lock-file and exits.`, 'Add --lock-file=/var/run/lock/kubelet.lock (or drop --exit-on-lock-contention).', unitPath, false));
+  } else if ((lockFile ?? '') !== '') {
+    // flock.Acquire creates and locks the file: whether that succeeds is not a file fact node-check reads.
+    items.push({ step: 'run:lock-file', outcome: { undecidable: `--lock-file ${lockFile}: whether kubelet can create and lock it is not modelled`, ...(unitPath ? { path: unitPath } : {}) } });
+  }
+
+  const authentication = config['authentication'];
+  const x509 = authentication && typeof authentication === 'object' ? (authentication as Record<string, unknown>)['x509'] : undefined;
+  const clientCAFile = x509 && typeof x509 === 'object' ? (x509 as Record<string, unknown>)['clientCAFile'] : undefined;
+  if (typeof clientCAFile === 'string' && clientCAFile !== '') {
+    const ca = checkClientCaFile(clientCAFile, context.model.files[nodePathKey(clientCAFile)]);
+    if ('undecidable' in ca) items.push({ step: 'run:auth', outcome: { undecidable: `authentication.x509.clientCAFile: ${ca.undecidable}`, path: clientCAFile } });
+    else if (!ca.ok) {
+      items.push(fail('run:auth', 'kubelet-client-ca-invalid', ca.error, `Kubelet 1.${context.minor} cannot load its client CA bundle ${clientCAFile} (authentication.x509.clientCAFile, --client-ca-file): ${ca.error}.`,
+        `Restore ${clientCAFile} with the cluster's CA certificate in PEM (kubeadm: /etc/kubernetes/pki/ca.crt; OpenShift: /etc/kubernetes/kubelet-ca.crt from the machine config), or correct clientCAFile.`, clientCAFile, ca.inexact));
+    }
+  }
+
+  const evictionHard = config['evictionHard'];
+  const eviction = checkEvictionHard(context.minor, evictionHard && typeof evictionHard === 'object' ? (evictionHard as Record<string, unknown>) : undefined, flagIsTrue(context, 'experimental-allocatable-ignore-eviction'));
+  if ('undecidable' in eviction) items.push({ step: 'run:eviction-hard', outcome: { undecidable: eviction.undecidable, ...(configPath ? { path: configPath } : {}) } });
+  else if (!eviction.ok) {
+    items.push(fail('run:eviction-hard', 'kubelet-eviction-hard-invalid', eviction.error, `Kubelet 1.${context.minor} cannot parse its hard eviction thresholds (evictionHard, --eviction-hard): ${eviction.error}.`,
+      'Give every evictionHard entry a known signal (memory.available, nodefs.available, nodefs.inodesFree, imagefs.available, imagefs.inodesFree, pid.available) and a positive quantity or a percentage.', configPath, eviction.inexact));
+  }
+  return items;
 }

@@ -1,0 +1,240 @@
+/**
+ * Every kubelet flag and KubeletConfiguration field, with what node-check knows about what kubelet
+ * does with it before "Started kubelet" (cmd/kubelet/app/server.go RunE → Run → run → RunKubelet
+ * → NewMainKubelet, 1.24-1.36):
+ *  - modelled: a start rule reads it (the rule is named);
+ *  - no effect at start: kubelet uses it only after start, or only logs about it (the source path
+ *    says where), optionally for the values `accepts` names; another value is undecided;
+ *  - undecided: kubelet may refuse a value node-check has no rule for. Set to a non-default value,
+ *    it makes the answer "cannot tell", naming the input (src/start/steps/undecided-inputs.ts);
+ *  - API client: the kubeconfig and certificate inputs of buildKubeletClientConfig, which
+ *    node-check does not read (docs/unverified.md); they never change the answer.
+ * docs/kubelet-inputs.md is generated from this table (scripts/gen-docs.mjs).
+ */
+import { kubeletFlagsFor } from './command-line/flag-table.js';
+import { isValidTaint } from './command-line/values.js';
+import { KUBELET_CONFIG_FIELDS } from './data/kubelet-config-fields.js';
+import { KUBELET_CONFIG_DEFAULTS } from './data/kubelet-config-defaults.js';
+import { START_SEQUENCE_MINORS } from './data/start-sequence.js';
+
+export type InputStatus =
+  | { readonly kind: 'modelled'; readonly by: string }
+  | { readonly kind: 'no-effect'; readonly source: string; readonly accepts?: (value: unknown) => boolean; readonly acceptsText?: string }
+  | { readonly kind: 'undecided' }
+  | { readonly kind: 'api-client'; readonly source: string };
+
+const modelled = (by: string): InputStatus => ({ kind: 'modelled', by });
+const noEffect = (source: string, accepts?: (value: unknown) => boolean, acceptsText?: string): InputStatus =>
+  accepts ? { kind: 'no-effect', source, accepts, ...(acceptsText ? { acceptsText } : {}) } : { kind: 'no-effect', source };
+const UNDECIDED: InputStatus = { kind: 'undecided' };
+
+const VALIDATION = 'ValidateKubeletConfiguration (src/kubelet/config/validate.ts)';
+const NEW_MAIN_KUBELET_PERIOD = 'pkg/kubelet/kubelet.go NewMainKubelet: a period or timeout, stored without a check';
+
+/** A quantity kubelet's parseMaxSize takes without doubt: a whole number with a binary or decimal suffix. */
+const plainSize = (v: unknown) => typeof v === 'string' && /^[0-9]+(Ki|Mi|Gi|Ti|k|M|G|T)?$/.test(v);
+
+const validTaints = (v: unknown) =>
+  Array.isArray(v) &&
+  v.every((t) => {
+    if (typeof t !== 'object' || t === null) return false;
+    const { key, value, effect, ...rest } = t as Record<string, unknown>;
+    return Object.keys(rest).length === 0 && typeof key === 'string' && (value === undefined || typeof value === 'string') && (effect === undefined || typeof effect === 'string') &&
+      isValidTaint(key, (value as string | undefined) ?? '', (effect as string | undefined) ?? '');
+  });
+
+/** KubeletConfiguration top-level fields (v1beta1 JSON names). A field not listed is undecided. */
+const FIELDS: Readonly<Record<string, InputStatus>> = {
+  apiVersion: modelled('the --config decode (kubelet-config-invalid)'),
+  kind: modelled('the --config decode (kubelet-config-invalid)'),
+  featureGates: modelled('SetFromMap (src/start/steps/feature-gates.ts)'),
+  logging: modelled('init-logging (kubelet-logging-invalid; 1.24: kubelet-config-validation)'),
+  tlsCipherSuites: modelled('InitializeTLS (kubelet-tls-option-unknown)'),
+  tlsMinVersion: modelled('InitializeTLS (kubelet-tls-option-unknown)'),
+  evictionHard: modelled('run() ParseThresholdConfig (kubelet-eviction-hard-invalid)'),
+  kubeReserved: modelled('run() parseResourceList (kube-reserved-unparsable)'),
+  systemReserved: modelled('run() parseResourceList (system-reserved-unparsable)'),
+  reservedSystemCPUs: modelled(`${VALIDATION}; run() getReservedCPUs on the live root`),
+  failSwapOn: modelled('the container manager swap check (live root)'),
+  protectKernelDefaults: modelled('the container manager kernel tunables (live root, after start)'),
+  containerRuntimeEndpoint: modelled(`${VALIDATION}; the CRI connection (live root)`),
+  authentication: modelled('BuildAuth: x509.clientCAFile (kubelet-client-ca-invalid); webhook with an API client (see authentication.webhook.enabled)'),
+  authorization: modelled('BuildAuthz: mode AlwaysAllow, or Webhook with an API client'),
+  staticPodPath: noEffect('pkg/kubelet/kubelet.go makePodSourceConfig: config.NewSourceFile watches the path; a missing one is not an error'),
+  syncFrequency: noEffect(NEW_MAIN_KUBELET_PERIOD),
+  fileCheckFrequency: noEffect(NEW_MAIN_KUBELET_PERIOD),
+  httpCheckFrequency: noEffect(NEW_MAIN_KUBELET_PERIOD),
+  nodeStatusUpdateFrequency: noEffect(NEW_MAIN_KUBELET_PERIOD),
+  nodeStatusReportFrequency: noEffect(NEW_MAIN_KUBELET_PERIOD),
+  streamingConnectionIdleTimeout: noEffect(NEW_MAIN_KUBELET_PERIOD),
+  volumeStatsAggPeriod: noEffect(NEW_MAIN_KUBELET_PERIOD),
+  evictionPressureTransitionPeriod: noEffect(NEW_MAIN_KUBELET_PERIOD),
+  runtimeRequestTimeout: noEffect(NEW_MAIN_KUBELET_PERIOD),
+  cpuManagerReconcilePeriod: noEffect('pkg/kubelet/cm/container_manager_linux.go: the CPU manager\'s reconcile period, no check'),
+  clusterDNS: noEffect('pkg/kubelet/kubelet.go NewMainKubelet: an entry that is not an IP is logged ("Invalid clusterDNS IP") and skipped'),
+  clusterDomain: noEffect('pkg/kubelet/network/dns/dns.go: the pods\' DNS search path, no check'),
+  rotateCertificates: noEffect('cmd/kubelet/app/server.go buildKubeletClientConfig: the client certificate manager; it waits for a certificate, it does not refuse'),
+  healthzBindAddress: noEffect('cmd/kubelet/app/server.go run(): a healthz server that cannot listen is logged ("Failed to start healthz server"), not fatal'),
+  podPidsLimit: noEffect('cmd/kubelet/app/server.go run(): handed to the container manager as the pod cgroup pids limit, no check'),
+  containerLogMaxSize: noEffect('pkg/kubelet/logs/container_log_manager.go NewContainerLogManager parses it (fatal when it does not parse)', plainSize, 'a whole-number quantity such as 10Mi'),
+  cgroupDriver: noEffect('pkg/kubelet/cm/cgroup_manager_linux.go: "systemd" or cgroupfs', (v) => v === 'systemd' || v === 'cgroupfs', '"systemd" or "cgroupfs"'),
+  providerID: noEffect('pkg/kubelet/kubelet_node_status.go: copied into the Node object, no check'),
+  resolvConf: noEffect('pkg/kubelet/network/dns/dns.go: read for each pod\'s DNS; at start problems with the file are only logged'),
+  address: noEffect('cmd/kubelet/app/server.go startKubelet: the servers\' listen address', (v) => ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(String(v)), 'an address every host can bind (0.0.0.0, ::, 127.0.0.1, ::1)'),
+  cpuCFSQuota: noEffect('cmd/kubelet/app/server.go run(): EnforceCPULimits for the container manager, no check'),
+  enableControllerAttachDetach: noEffect('pkg/kubelet/kubelet.go NewMainKubelet: the volume manager\'s attach mode, no check'),
+  enableServer: noEffect('cmd/kubelet/app/server.go startKubelet: whether the servers start at all'),
+  enableDebuggingHandlers: noEffect('pkg/kubelet/server/server.go: which handlers the server installs'),
+  enableProfilingHandler: noEffect('pkg/kubelet/server/server.go: which handlers the server installs'),
+  enableDebugFlagsHandler: noEffect('pkg/kubelet/server/server.go: which handlers the server installs'),
+  enableContentionProfiling: noEffect('pkg/kubelet/server/server.go: which handlers the server installs'),
+  registerNode: noEffect('pkg/kubelet/kubelet_node_status.go: node registration, retried after start'),
+  makeIPTablesUtilChains: noEffect('pkg/kubelet/kubelet_network_linux.go: iptables chains kept in a loop; errors are logged'),
+  seccompDefault: noEffect('pkg/kubelet/kuberuntime: the pods\' default seccomp profile, no check'),
+  localStorageCapacityIsolation: noEffect('pkg/kubelet/kubelet.go NewMainKubelet: the eviction manager\'s local storage accounting, no check'),
+  kernelMemcgNotification: noEffect('pkg/kubelet/eviction/eviction_manager.go: memcg threshold notifiers; failures are logged'),
+  contentType: noEffect('cmd/kubelet/app/server.go setContentTypeForClient: the API client\'s content type, no check'),
+  evictionMaxPodGracePeriod: noEffect('pkg/kubelet/eviction/eviction_manager.go: a grace period, no check'),
+  containerLogMaxFiles: noEffect('pkg/kubelet/logs/container_log_manager.go NewContainerLogManager ("invalid MaxFiles %d, must be > 1")', (v) => typeof v === 'number' && Number.isInteger(v) && v > 1, 'a whole number above 1'),
+  configMapAndSecretChangeDetectionStrategy: noEffect('pkg/kubelet/kubelet.go NewMainKubelet ("unknown configmap and secret manager mode")', (v) => v === 'Watch' || v === 'Cache' || v === 'Get', 'Watch, Cache or Get'),
+  // ValidateKubeletConfiguration checks each taint (utiltaints.CheckTaintValidation, "invalid taint: …");
+  // a valid one is only put on the Node when it registers. --register-with-taints is checked when parsed.
+  registerWithTaints: noEffect('pkg/kubelet/apis/config/validation/validation.go (each taint checked) and pkg/kubelet/kubelet_node_status.go (set on the Node)', validTaints, 'taints with a valid key, value and effect and no timeAdded'),
+  volumePluginDir: noEffect('pkg/volume/flexvolume/probe.go: the FlexVolume prober watches the directory (creating it), errors are logged'),
+  // The rules of ValidateKubeletConfiguration node-check implements.
+  ...Object.fromEntries(
+    ['nodeLeaseDurationSeconds', 'cgroupsPerQOS', 'enforceNodeAllocatable', 'systemCgroups', 'cgroupRoot', 'eventBurst', 'eventRecordQPS',
+      'healthzPort', 'cpuCFSQuotaPeriod', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent', 'imageMaximumGCAge', 'imageMinimumGCAge',
+      'iptablesDropBit', 'iptablesMasqueradeBit', 'kubeAPIBurst', 'kubeAPIQPS', 'nodeStatusMaxImages', 'maxOpenFiles', 'maxPods', 'oomScoreAdj',
+      'podsPerCore', 'port', 'readOnlyPort', 'registryBurst', 'registryPullQPS', 'maxParallelImagePulls', 'serializeImagePulls', 'serverTLSBootstrap',
+      'topologyManagerPolicy', 'topologyManagerScope', 'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods', 'shutdownGracePeriodByPodPriority',
+      'memorySwap', 'systemReservedCgroup', 'kubeReservedCgroup', 'hairpinMode', 'memoryThrottlingFactor', 'enableSystemLogQuery',
+      'enableSystemLogHandler', 'containerLogMaxWorkers', 'containerLogMonitorInterval', 'podLogsDir', 'failCgroupV1', 'crashLoopBackOff',
+      'imagePullCredentialsVerificationPolicy'].map((f) => [f, modelled(VALIDATION)]),
+  ),
+};
+
+/** Flags that bind no KubeletConfiguration field (KubeletFlags, global and klog flags). A flag not listed is undecided. */
+const FLAGS: Readonly<Record<string, InputStatus>> = {
+  config: modelled('the --config load (kubelet-config-*)'),
+  'config-dir': modelled('the --config-dir merge (kubelet-config-dropin-*)'),
+  'feature-gates': modelled('SetFromMap (src/start/steps/feature-gates.ts)'),
+  'image-credential-provider-config': modelled('credential provider registration'),
+  'image-credential-provider-bin-dir': modelled('credential provider registration'),
+  'node-ip': modelled('RunKubelet (node-ip-rejected)'),
+  'cloud-provider': modelled('run() / NewMainKubelet (cloud-provider-*)'),
+  'cloud-config': modelled('run() InitCloudProvider (cloud-config-unopenable)'),
+  'container-runtime-endpoint': modelled('the CRI connection (live root)'),
+  'container-runtime': modelled('the command line (1.24-1.26: "remote" only; removed in 1.27)'),
+  'node-labels': modelled('ValidateKubeletFlags (node-labels-*)'),
+  'exit-on-lock-contention': modelled('run() (kubelet-lock-file-missing)'),
+  'lock-file': modelled('run() flock.Acquire: "cannot tell" when set (creating and locking the file is not modelled)'),
+  'experimental-allocatable-ignore-eviction': modelled('run(): skips ParseThresholdConfig'),
+  help: modelled('the command line: kubelet prints usage and exits ("cannot tell")'),
+  version: modelled('the command line: kubelet prints its version and exits ("cannot tell")'),
+  'hostname-override': noEffect('cmd/kubelet/app/server.go run(): the node name, no check'),
+  'pod-infra-container-image': noEffect('cmd/kubelet/app/options/options.go: deprecated; the container runtime picks the sandbox image'),
+  'runtime-cgroups': noEffect('pkg/kubelet/cm/container_manager_linux.go: the runtime\'s cgroup is ensured periodically; errors are logged'),
+  'minimum-container-ttl-duration': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: container GC policy, no check'),
+  'maximum-dead-containers-per-container': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: container GC policy, no check'),
+  'maximum-dead-containers': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: container GC policy, no check'),
+  'keep-terminated-pod-volumes': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: the volume manager\'s cleanup policy, no check'),
+  kubeconfig: { kind: 'api-client', source: 'cmd/kubelet/app/server.go buildKubeletClientConfig' },
+  'bootstrap-kubeconfig': { kind: 'api-client', source: 'cmd/kubelet/app/server.go buildKubeletClientConfig (bootstrap.LoadClientCert)' },
+  'cert-dir': { kind: 'api-client', source: 'cmd/kubelet/app/server.go InitializeTLS and buildKubeletClientConfig' },
+};
+
+/** The status of a top-level KubeletConfiguration field. */
+export function configFieldStatus(field: string): InputStatus {
+  return FIELDS[field] ?? UNDECIDED;
+}
+
+/** The status of a flag of kubelet 1.<minor>: a config flag shares its field's (the top-level one). */
+export function flagStatus(minor: number, name: string): InputStatus {
+  const spec = kubeletFlagsFor(minor)?.get(name);
+  if (spec?.configField) {
+    if (spec.configField === 'authentication.x509.clientCAFile') return modelled('BuildAuth (kubelet-client-ca-invalid)');
+    if (spec.configField.startsWith('logging.')) return modelled('init-logging (kubelet-logging-invalid)');
+    return configFieldStatus(spec.configField.split('.')[0]!);
+  }
+  return FLAGS[name] ?? UNDECIDED;
+}
+
+export interface UndecidedInput {
+  /** "--flag" or the field name. */
+  readonly input: string;
+  readonly reason: string;
+}
+
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+const isZero = (v: unknown) => v === 0 || v === '' || v === false || v === '0s' || isEmpty(v);
+
+/** Whether `value` is what kubelet 1.<minor> would use when the field is not set. */
+export function isDefaultValue(minor: number, field: string, value: unknown): boolean {
+  if (isEmpty(value)) return true;
+  const goType = KUBELET_CONFIG_FIELDS[minor]?.[field] ?? '';
+  const nilable = goType.startsWith('*') || goType.startsWith('[]') || goType.startsWith('map[');
+  // A non-pointer field at its zero value is defaulted (SetDefaults_KubeletConfiguration tests == zero).
+  if (!nilable && isZero(value)) return true;
+  const rule = KUBELET_CONFIG_DEFAULTS.find((r) => r.field === field && (r.since === undefined || minor >= r.since) && (r.until === undefined || minor <= r.until));
+  return rule !== undefined && JSON.stringify(rule.value) === JSON.stringify(value);
+}
+
+const TRUE = /^(1|t|T|TRUE|true|True)$/;
+
+/**
+ * The inputs kubelet 1.<minor> acts on that node-check cannot decide: undecided fields set to a
+ * non-default value, undecided flags on the command line, and the authentication/authorization
+ * settings that need an API client when kubelet has none (no --kubeconfig: standalone mode).
+ */
+export function undecidedInputs(minor: number, config: Readonly<Record<string, unknown>>, flags: ReadonlyMap<string, readonly string[]>): UndecidedInput[] {
+  const out: UndecidedInput[] = [];
+  const flagTable = kubeletFlagsFor(minor);
+  // Fields an undecided flag sets are named once, by the flag.
+  const namedByFlag = new Set<string>();
+  for (const name of flags.keys()) {
+    const spec = flagTable?.get(name);
+    if (!spec) continue; // an unknown flag: the command-line step refuses it
+    if (flagStatus(minor, name).kind !== 'undecided') continue;
+    out.push({ input: `--${name}`, reason: `kubelet 1.${minor} acts on --${name} at start and node-check has no rule for it` });
+    if (spec.configField) namedByFlag.add(spec.configField.split('.')[0]!);
+  }
+  for (const [field, value] of Object.entries(config)) {
+    const status = configFieldStatus(field);
+    if (namedByFlag.has(field)) continue;
+    if (status.kind === 'undecided' && !isDefaultValue(minor, field, value)) {
+      out.push({ input: field, reason: `kubelet 1.${minor} acts on ${field} at start and node-check has no rule for ${JSON.stringify(value).slice(0, 80)}` });
+    } else if (status.kind === 'no-effect' && status.accepts && !isDefaultValue(minor, field, value) && !status.accepts(value)) {
+      out.push({ input: field, reason: `node-check decides ${field} only for ${status.acceptsText ?? 'some values'}, not ${JSON.stringify(value).slice(0, 80)}` });
+    }
+  }
+  const standalone = (flags.get('kubeconfig') ?? []).every((v) => v === '');
+  if (standalone) {
+    const authn = config['authentication'] as { webhook?: { enabled?: unknown } } | undefined;
+    const authz = config['authorization'] as { mode?: unknown } | undefined;
+    const webhookFlag = flags.get('authentication-token-webhook');
+    if (authn?.webhook?.enabled === true || (webhookFlag !== undefined && TRUE.test(webhookFlag[webhookFlag.length - 1] ?? ''))) {
+      out.push({ input: 'authentication.webhook.enabled', reason: 'without --kubeconfig kubelet has no API client for webhook authentication; BuildAuthn is not modelled then' });
+    }
+    const mode = flags.get('authorization-mode')?.at(-1) ?? authz?.mode;
+    if (mode !== undefined && mode !== 'AlwaysAllow') out.push({ input: 'authorization.mode', reason: `without --kubeconfig kubelet has no API client for authorization mode ${String(mode)}; BuildAuthz is not modelled then` });
+  } else {
+    const mode = flags.get('authorization-mode')?.at(-1) ?? (config['authorization'] as { mode?: unknown } | undefined)?.mode;
+    if (mode !== undefined && mode !== 'AlwaysAllow' && mode !== 'Webhook') out.push({ input: 'authorization.mode', reason: `BuildAuthz with mode ${String(mode)} is not modelled` });
+  }
+  return out;
+}
+
+/** Every top-level field of any modelled minor, with the minors that have it (for the docs table). */
+export function allConfigFields(): { field: string; from: number; until: number }[] {
+  const seen = new Map<string, { from: number; until: number }>();
+  for (let minor = START_SEQUENCE_MINORS.oldest; minor <= START_SEQUENCE_MINORS.newest; minor++) {
+    for (const field of Object.keys(KUBELET_CONFIG_FIELDS[minor] ?? {})) {
+      const entry = seen.get(field);
+      if (entry) entry.until = minor;
+      else seen.set(field, { from: minor, until: minor });
+    }
+  }
+  return [...seen].map(([field, range]) => ({ field, ...range }));
+}
