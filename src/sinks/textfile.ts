@@ -27,12 +27,13 @@ export function writeTextfile(dir: string, fileName: string, text: string): void
   const handle = openTextfileDirectory(dir);
   const target = join(dir, fileName);
   // The exposition format needs the final newline; node_exporter rejects the file without it.
-  // 0644: readable by node_exporter's user. The temp name is hidden, so the collector skips it.
+  // 0644 for a new file: readable by node_exporter's user; a file already there keeps its mode and
+  // owner (an admin may have made it 0600 for node_exporter's user alone). The temp name is hidden, so the collector skips it.
   // Written through the opened directory: a symlink swapped in meanwhile cannot redirect it.
   // Not fsynced (issue 12: two fsyncs were ~4 ms of kubelet's start path): every preflight
   // rewrites it, and after a power cut the rename leaves the old or an empty file, never a torn one.
   try {
-    replaceFileAtomically(handle.at, fileName, text.endsWith('\n') ? text : `${text}\n`, 0o644, { durable: false });
+    replaceFileAtomically(handle.at, fileName, text.endsWith('\n') ? text : `${text}\n`, 0o644, { durable: false, keepOwnerAndMode: true });
   } catch (error) {
     throw new Error(`cannot write ${target}: ${describe(error)}`);
   } finally {
