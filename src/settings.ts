@@ -93,6 +93,23 @@ export function parseConfigFile(text: string, path: string): Partial<Settings> {
   return validate(settings as Partial<Settings>, path);
 }
 
+/**
+ * textfileDir and metrics from a settings file that may be invalid otherwise (an unknown key, a
+ * bad value elsewhere): where a preflight that could not load its settings says "cannot tell".
+ */
+export function metricsSettingsOf(text: string): { textfileDir?: string; metrics?: boolean } {
+  if (nestingProblem(text)) return {};
+  let document: unknown;
+  try {
+    document = parseYaml(text, { maxAliasCount: 50 });
+  } catch {
+    return {};
+  }
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return {};
+  const { textfileDir, metrics } = document as Record<string, unknown>;
+  return { ...(typeof textfileDir === 'string' && textfileDir !== '' ? { textfileDir } : {}), ...(typeof metrics === 'boolean' ? { metrics } : {}) };
+}
+
 export function validate<T extends Partial<Settings>>(settings: T, origin: string): T {
   if (settings.timeoutSeconds !== undefined && !(settings.timeoutSeconds > 0 && settings.timeoutSeconds <= 300)) {
     throw new SettingsError(`${origin}: timeout must be between 0 and 300 seconds`);

@@ -13,7 +13,7 @@ import { forStderr } from '../stderr-priority.js';
 import { formatForStderr, journalEntriesFor, type JournalEntry } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { collapseRepeats } from '../../sinks/journal-collapse.js';
-import { renderMetrics, writeTextfile } from '../../sinks/metrics.js';
+import { renderMetrics, renderUndecidedMetrics, writeTextfile } from '../../sinks/metrics.js';
 import { escapeUnprintable } from '../../render/printable.js';
 import { VERSION } from '../../version.js';
 import { applyIgnores } from '../../evaluate/ignore.js';
@@ -63,13 +63,31 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
     },
     () => {
       io.stderr(`<4>node-check: preflight ran out of its ${settings.timeoutSeconds} s budget${known.report ? ' while reporting' : ' before it could decide'}.\n`);
+      if (!known.report && settings.metrics) writeUndecidedMetrics(settings.textfileDir, io);
       // The journal was being written: its findings are not lost, they go to stderr (issue 10).
       for (const entry of known.pendingJournal ?? []) io.stderr(formatForStderr(entry));
       return known.report ? exitCodeFor(known.report) : ExitCode.unknown;
     },
   );
+  } catch (error) {
+    // A bug: the exit code says so (70); the metrics must not keep an earlier answer meanwhile.
+    if (!known.report && settings.metrics) writeUndecidedMetrics(settings.textfileDir, io);
+    throw error;
   } finally {
     watchdog.disarm();
+  }
+}
+
+/**
+ * A preflight that stopped before it could decide (usage error, bad settings file, internal
+ * error, out of its budget) replaces the textfile with "cannot tell" and nodecheck_last_run_ok 0:
+ * an earlier nodecheck_kubelet_start_ok 1 must not stay in place. Best effort, synchronous.
+ */
+export function writeUndecidedMetrics(textfileDir: string, io: Pick<CliIo, 'stderr'>): void {
+  try {
+    writeTextfile(textfileDir, TEXTFILE_NAME, renderUndecidedMetrics({ version: VERSION, nowSeconds: Date.now() / 1000 }));
+  } catch (error) {
+    io.stderr(`<4>node-check: metrics: ${escapeUnprintable((error as Error).message)}\n`);
   }
 }
 
