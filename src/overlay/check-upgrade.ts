@@ -112,8 +112,13 @@ export async function checkUpgrade(options: UpgradeCheckOptions): Promise<Report
   }
 
   const kubeletWillStart = undecided ? null : after.kubeletWillStart;
+  // A file whose contents node-check cannot tell reads as an I/O error here; what the evaluation
+  // says about such a file (kubelet "cannot load its --config file … input/output error") is
+  // not what kubelet would print, so it is left out: overlay-content-unknown names the file instead.
+  const unknown = new Set([...overlay.unknownRead.keys()].map((p) => posix.resolve('/', p)));
+  const afterFindings = after.findings.filter((f) => f.path === undefined || !unknown.has(posix.resolve('/', f.path)));
   // What made the answer "cannot tell" comes first (as cannot-decide does); notes go last.
-  const findings = undecided ? [...extra, ...after.findings] : [...after.findings, ...extra];
+  const findings = undecided ? [...extra, ...afterFindings] : [...afterFindings, ...extra];
   const names = layers.map((l) => l.name).join(' + ') || 'nothing';
   const upgrade: UpgradeSection = {
     sources: layers.map((l) => ({ name: l.name, kind: l.kind, origin: l.origin })),

@@ -1,6 +1,7 @@
 /** checkNode with overlays: "cannot tell" exactly where the outcome depends on what node-check could not read. */
 import t from 'tap';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { checkNode, type OverlayInput } from '../../src/check-node.js';
 import { exitCodeFor } from '../../src/model/report.js';
 import { renderText } from '../../src/render/text.js';
@@ -32,6 +33,15 @@ t.test('a remote source for a file kubelet reads: cannot tell (null, exit 2), na
   t.same(report.upgrade?.before, { kubeletWillStart: true });
   t.same(report.upgrade?.after, { kubeletWillStart: null });
   t.equal(treeDigest(root), digest);
+});
+
+t.test('a remote kubelet --config file: cannot tell, and no kubelet error quoted for the file node-check could not read', async (t) => {
+  const root = fileURLToPath(new URL('../fixtures/nodes/ocp-4.16-aws-worker/root', import.meta.url));
+  const report = await check(root, [{ kind: 'machine-config', origin: 'remote.ign', data: ign([{ path: '/etc/kubernetes/kubelet.conf', contents: { source: 'https://example.com/kubelet.conf' } }]) }], '1.29.6');
+  t.equal(report.kubeletWillStart, null);
+  t.match(report.findings[0], { id: 'overlay-content-unknown', path: '/etc/kubernetes/kubelet.conf' });
+  t.notMatch(JSON.stringify(report.findings), /input\/output error|EIO/, 'the stand-in read error is nobody\'s words');
+  t.notOk(report.findings.some((f) => f.severity === 'error' && f.path === '/etc/kubernetes/kubelet.conf'), 'no error finding for the unknown file');
 });
 
 t.test('a remote source for a file nothing reads: the verdict stands, the path is listed', async (t) => {
