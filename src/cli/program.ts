@@ -63,7 +63,9 @@ function undecidedPreflight(argv: readonly string[], io: CliIo): void {
   if (argv[0] !== 'preflight') return;
   const metricsFlag = argv.includes('--no-metrics') || argv.includes('--metrics=false') ? false : argv.includes('--metrics') || argv.includes('--metrics=true') ? true : undefined;
   if (metricsFlag === false) return;
-  const file = valuesInOrder(argv, 'config-file').pop() ?? io.env['NODE_CHECK_CONFIG'] ?? DEFAULT_CONFIG_FILE;
+  // A dash-led word after the flag is the next flag (yargs reads it so), not a directory to create.
+  const flagValue = (name: string) => valuesInOrder(argv, name).filter((v) => v !== '' && !v.startsWith('-')).pop();
+  const file = flagValue('config-file') ?? io.env['NODE_CHECK_CONFIG'] ?? DEFAULT_CONFIG_FILE;
   let fromFile: { textfileDir?: string; metrics?: boolean } = {};
   try {
     fromFile = metricsSettingsOf(readSettingsText(file));
@@ -71,7 +73,8 @@ function undecidedPreflight(argv: readonly string[], io: CliIo): void {
     // no file, or not one node-check can read: the defaults
   }
   if (metricsFlag === undefined && fromFile.metrics === false) return;
-  const dir = valuesInOrder(argv, 'textfile-dir').pop() || fromFile.textfileDir || DEFAULT_SETTINGS.textfileDir;
+  if (valuesInOrder(argv, 'textfile-dir').length > 0 && flagValue('textfile-dir') === undefined) return; // --textfile-dir without a value: nowhere known
+  const dir = flagValue('textfile-dir') ?? fromFile.textfileDir ?? DEFAULT_SETTINGS.textfileDir;
   writeUndecidedMetrics(dir, io);
 }
 

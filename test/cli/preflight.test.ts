@@ -69,6 +69,9 @@ t.test('a preflight that does not decide (usage error, bad settings file, intern
   const noMetrics = spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--no-journal', '--no-metrics', '--textfile-dir', textfiles, '--kubelet-version', 'one.two'], { encoding: 'utf8', env });
   t.equal(noMetrics.status, 64);
   t.match(readFileSync(prom, 'utf8'), /^nodecheck_kubelet_start_ok 1$/m, '--no-metrics: the file is left alone');
+  const noValue = spawnSync(process.execPath, [bundle, 'preflight', '--textfile-dir', '--root', root], { encoding: 'utf8', env, cwd: base });
+  t.equal(noValue.status, 64);
+  t.notOk(existsSync(path.join(base, '--root')), 'a flag where the directory should be: no directory made of it');
 
   decided();
   const { runPreflight } = await t.mockImport<typeof import('../../src/cli/commands/preflight.js')>('../../src/cli/commands/preflight.js', {
