@@ -104,6 +104,23 @@ export function unitName(name: string): string {
   return UNIT_TYPE_SUFFIXES.some((suffix) => name.endsWith(suffix) && name.length > suffix.length) ? name : `${name}.service`;
 }
 
+/**
+ * textfileDir and metrics from a settings file that may be invalid otherwise (an unknown key, a
+ * bad value elsewhere): where a preflight that could not load its settings says "cannot tell".
+ */
+export function metricsSettingsOf(text: string): { textfileDir?: string; metrics?: boolean } {
+  if (nestingProblem(text)) return {};
+  let document: unknown;
+  try {
+    document = parseYaml(text, { maxAliasCount: 50 });
+  } catch {
+    return {};
+  }
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return {};
+  const { textfileDir, metrics } = document as Record<string, unknown>;
+  return { ...(typeof textfileDir === 'string' && textfileDir !== '' ? { textfileDir } : {}), ...(typeof metrics === 'boolean' ? { metrics } : {}) };
+}
+
 export function validate<T extends Partial<Settings>>(settings: T, origin: string): T {
   if (settings.unit) settings = { ...settings, unit: unitName(settings.unit) };
   if (settings.timeoutSeconds !== undefined && !(settings.timeoutSeconds > 0 && settings.timeoutSeconds <= 300)) {

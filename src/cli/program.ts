@@ -5,12 +5,12 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import type { CliIo } from './io.js';
-import { DEFAULT_CONFIG_FILE, mergeSettings, parseConfigFile, SettingsError, validate, type Settings } from '../settings.js';
+import { DEFAULT_CONFIG_FILE, DEFAULT_SETTINGS, metricsSettingsOf, mergeSettings, parseConfigFile, SettingsError, validate, type Settings } from '../settings.js';
 import { ExitCode } from '../model/report.js';
 import { parseKubeletVersion } from '../kubelet/version.js';
 import { prepareCheckArgs, runCheck, type OverlayArg } from './commands/check.js';
 import { runExplain } from './commands/explain.js';
-import { runPreflight } from './commands/preflight.js';
+import { runPreflight, writeUndecidedMetrics } from './commands/preflight.js';
 import { runCompletion } from './commands/completion.js';
 import { VERSION } from '../version.js';
 import { COMMANDS, OPTIONS, optionFor, optionsOf, type CommandSpec, type OptionSpec } from './options.js';
@@ -40,8 +40,43 @@ const RUN: Record<string, Command> = {
 const HELP_WIDTH = 100;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  const parsed = await parseCli(argv, io);
-  return 'exitCode' in parsed ? parsed.exitCode : parsed.command(parsed.settings, io, parsed.args);
+  let parsed: Awaited<ReturnType<typeof parseCli>>;
+  try {
+    parsed = await parseCli(argv, io);
+  } catch (error) {
+    undecidedPreflight(argv, io);
+    throw error;
+  }
+  if ('exitCode' in parsed) {
+    if (parsed.exitCode === ExitCode.usage) undecidedPreflight(argv, io);
+    return parsed.exitCode;
+  }
+  return parsed.command(parsed.settings, io, parsed.args);
+}
+
+/**
+ * A preflight refused before its settings were loaded (usage error, bad settings file, a bug):
+ * its metrics say "cannot tell" (runPreflight does so for what fails later). The textfile
+ * directory is --textfile-dir, else the settings file's (read leniently: it may be what is
+ * wrong), else the default; nothing is written when --no-metrics or the file turns metrics off.
+ */
+function undecidedPreflight(argv: readonly string[], io: CliIo): void {
+  if (argv[0] !== 'preflight') return;
+  const metricsFlag = argv.includes('--no-metrics') || argv.includes('--metrics=false') ? false : argv.includes('--metrics') || argv.includes('--metrics=true') ? true : undefined;
+  if (metricsFlag === false) return;
+  // A dash-led word after the flag is the next flag (yargs reads it so), not a directory to create.
+  const flagValue = (name: string) => valuesInOrder(argv, name).filter((v) => v !== '' && !v.startsWith('-')).pop();
+  const file = flagValue('config-file') ?? io.env['NODE_CHECK_CONFIG'] ?? DEFAULT_CONFIG_FILE;
+  let fromFile: { textfileDir?: string; metrics?: boolean } = {};
+  try {
+    fromFile = metricsSettingsOf(readSettingsText(file));
+  } catch {
+    // no file, or not one node-check can read: the defaults
+  }
+  if (metricsFlag === undefined && fromFile.metrics === false) return;
+  if (valuesInOrder(argv, 'textfile-dir').length > 0 && flagValue('textfile-dir') === undefined) return; // --textfile-dir without a value: nowhere known
+  const dir = flagValue('textfile-dir') ?? fromFile.textfileDir ?? DEFAULT_SETTINGS.textfileDir;
+  writeUndecidedMetrics(dir, io);
 }
 
 /**

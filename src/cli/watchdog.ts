@@ -15,10 +15,31 @@
 import { killAtExit } from '../host/exit-cleanup.js';
 import { spawnDetached, type DetachedChild } from '../host/spawn-detached.js';
 
-/** sleep; then, only if our parent is still the node-check that started us, say why and SIGKILL it. */
+/**
+ * sleep; then, only if our parent is still the node-check that started us: rename the "cannot
+ * tell" metrics prepared in advance over the textfile (while node-check, through whose open
+ * directory the paths go, is alive), say why and SIGKILL it, then write the journal entry
+ * prepared in advance with `logger --journald` (as src/sinks/journal.ts does; on stderr in its
+ * `<N>` form where journald's socket or logger is missing). kubelet's start never waits for logger.
+ */
 // Only the shell holds node-check's stderr (the journal stream under systemd), never the sleep,
 // and disarming kills the whole group: a reader waiting for the pipes to close never waits for it.
-const WATCHDOG_SCRIPT = 'sleep "$1" </dev/null >/dev/null 2>&1; set -- $(cat /proc/$$/stat 2>/dev/null); [ "$4" = "$PPID" ] || exit 0; printf "%s" "$NODE_CHECK_WATCHDOG_MESSAGE" >&2; kill -9 "$PPID"';
+const WATCHDOG_SCRIPT = [
+  'sleep "$1" </dev/null >/dev/null 2>&1',
+  'set -- $(cat /proc/$$/stat 2>/dev/null); [ "$4" = "$PPID" ] || exit 0',
+  '[ -z "$NODE_CHECK_RENAME_FROM" ] || mv -f "$NODE_CHECK_RENAME_FROM" "$NODE_CHECK_RENAME_TO" </dev/null >/dev/null 2>&1',
+  'printf "%s" "$NODE_CHECK_WATCHDOG_MESSAGE" >&2; kill -9 "$PPID"',
+  '[ -z "$NODE_CHECK_JOURNAL_ENTRY" ] && exit 0',
+  '{ [ -S "$NODE_CHECK_JOURNAL_SOCKET" ] && printf "%s" "$NODE_CHECK_JOURNAL_ENTRY" | logger --journald >/dev/null 2>&1; } || printf "%s" "$NODE_CHECK_JOURNAL_STDERR" >&2',
+].join('\n');
+
+/** What the watchdog leaves behind when it kills: prepared by the command, written by the watchdog. */
+export interface LastWords {
+  /** A file to rename over another (preflight's "cannot tell" metrics). */
+  readonly rename?: { readonly from: string; readonly to: string };
+  /** A journal entry as `logger --journald` reads it, and its stderr line for when journald cannot be reached. */
+  readonly journal?: { readonly entry: string; readonly stderr: string; readonly socketPath: string };
+}
 
 /** How long past its budget a command may run before the watchdog kills it. */
 export const WATCHDOG_GRACE_MS = 500;
@@ -28,12 +49,17 @@ export interface Watchdog {
   readonly disarm: () => void;
 }
 
-export function armWatchdog(ms: number, message: string): Watchdog {
+export function armWatchdog(ms: number, message: string, lastWords: LastWords = {}): Watchdog {
   // No child (resource limits): the budget is then only as hard as the input bounds make it.
   const child: DetachedChild | undefined = spawnDetached({
     file: '/bin/sh',
     argv: ['/bin/sh', '-c', WATCHDOG_SCRIPT, 'node-check-watchdog', (Math.max(0, ms) / 1000).toFixed(3)],
-    env: { PATH: '/usr/bin:/bin', NODE_CHECK_WATCHDOG_MESSAGE: message },
+    env: {
+      PATH: '/usr/bin:/bin',
+      NODE_CHECK_WATCHDOG_MESSAGE: message,
+      ...(lastWords.rename ? { NODE_CHECK_RENAME_FROM: lastWords.rename.from, NODE_CHECK_RENAME_TO: lastWords.rename.to } : {}),
+      ...(lastWords.journal ? { NODE_CHECK_JOURNAL_ENTRY: lastWords.journal.entry, NODE_CHECK_JOURNAL_STDERR: lastWords.journal.stderr, NODE_CHECK_JOURNAL_SOCKET: lastWords.journal.socketPath } : {}),
+    },
   });
   const forget = killAtExit(child === undefined ? undefined : -child.pid);
   return {

@@ -14,7 +14,7 @@ import { isModelledMinor, NEWEST_MODELLED_MINOR, OLDEST_MODELLED_MINOR, type Kub
  * step whose input node-check cannot settle (a rule it does not model, a fact of another machine,
  * a remote source, a bound it hit: the message names it).
  */
-export type UndecidedCause = 'unit' | 'version-unreadable' | 'version-unmodelled' | 'versions-disagree' | 'step';
+export type UndecidedCause = 'unit' | 'version-unreadable' | 'version-unmodelled' | 'versions-disagree' | 'step' | 'budget';
 
 const WAY_OUT: Record<UndecidedCause, string> = {
   unit: 'Check --root and --unit, and the file named in the message.',
@@ -22,6 +22,7 @@ const WAY_OUT: Record<UndecidedCause, string> = {
   'version-unmodelled': 'Upgrade node-check to a release that models this kubelet; it never applies a neighbouring version\'s rules.',
   'versions-disagree': 'Pass --kubelet-version X.Y.Z (or --openshift-version 4.N): the answer depends on the version.',
   step: 'The message names the input node-check cannot settle: change it to a value node-check models, or read docs/unverified.md for what would settle it.',
+  budget: 'Give preflight a longer --timeout (or timeoutSeconds in the settings file), or run `node-check check` by hand to see what takes long.',
 };
 
 export function cannotDecide(message: string, cause: UndecidedCause, path?: string): Finding {

@@ -4,7 +4,7 @@
  * the directory fsync-ed so the rename survives a crash. Readers see the old file or the new one,
  * never a part. The caller decides which directories it may write in.
  */
-import { closeSync, constants, fchmodSync, fsyncSync, openSync, readSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeAtExit } from './exit-cleanup.js';
 import { killPoint } from './kill-points.js';
@@ -30,32 +30,99 @@ function randomHex(bytes: number): string {
   return buffer.toString('hex');
 }
 
-/** `durable: false` skips the two fsyncs: for a file that is rewritten at every start anyway. */
-export function replaceFileAtomically(hostDir: string, name: string, data: string | Buffer, mode: number, { durable = true } = {}): void {
+export interface ReplacementOptions {
+  /** false skips the two fsyncs: for a file that is rewritten at every start anyway. */
+  readonly durable?: boolean;
+  /**
+   * A regular file already at the target keeps its permission bits and owner (an admin's 0600
+   * file of another user stays so); `mode` is for a new file. The owner is kept where this
+   * process may chown (root); otherwise the file is the writer's, as a new one is.
+   */
+  readonly keepOwnerAndMode?: boolean;
+  /** false: no test kill points (a replacement prepared in advance, which may never be committed). */
+  readonly killPoints?: boolean;
+}
+
+/** A temp file written and ready: `commit` renames it over the target, `discard` removes it. */
+export interface PreparedReplacement {
+  /** The temp file's path (through `hostDir` as given). */
+  readonly temp: string;
+  readonly commit: () => void;
+  readonly discard: () => void;
+}
+
+export function replaceFileAtomically(hostDir: string, name: string, data: string | Buffer, mode: number, options: ReplacementOptions = {}): void {
+  prepareReplacement(hostDir, name, data, mode, options).commit();
+}
+
+/**
+ * The temp file of replaceFileAtomically, written now, renamed later (or never): preflight
+ * prepares its "cannot tell" metrics this way, for its watchdog to rename when it must kill.
+ */
+export function prepareReplacement(hostDir: string, name: string, data: string | Buffer, mode: number, { durable = true, keepOwnerAndMode = false, killPoints = true }: ReplacementOptions = {}): PreparedReplacement {
+  const step = killPoints ? killPoint : () => undefined;
   removeStaleTempFiles(hostDir, name);
   const target = join(hostDir, name);
+  const existing = keepOwnerAndMode ? regularFileAt(target) : undefined;
+  if (existing) mode = existing.mode & 0o777;
   const temp = join(hostDir, `.${name}.${process.pid}.${randomHex(6)}.tmp`);
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   const forget = removeAtExit(temp);
+  const discard = () => {
+    rmSync(temp, { force: true });
+    forget();
+  };
   try {
     try {
-      killPoint(`write:${name}:temp-created`);
+      step(`write:${name}:temp-created`);
+      if (existing) keepOwner(fd, existing);
       writeFileSync(fd, data);
-      fchmodSync(fd, mode); // whatever the umask
+      fchmodSync(fd, mode); // whatever the umask, and after fchown (which clears set-id bits)
       if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    killPoint(`write:${name}:temp-written`);
-    renameSync(temp, target);
-    killPoint(`write:${name}:renamed`);
+    step(`write:${name}:temp-written`);
   } catch (error) {
-    rmSync(temp, { force: true });
+    discard();
     throw error;
-  } finally {
-    forget();
   }
-  if (durable) syncDirectory(hostDir);
+  return {
+    temp,
+    discard,
+    commit: () => {
+      try {
+        renameSync(temp, target);
+        step(`write:${name}:renamed`);
+      } catch (error) {
+        rmSync(temp, { force: true });
+        throw error;
+      } finally {
+        forget();
+      }
+      if (durable) syncDirectory(hostDir);
+    },
+  };
+}
+
+function regularFileAt(path: string): { mode: number; uid: number; gid: number } | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() ? { mode: st.mode, uid: st.uid, gid: st.gid } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function keepOwner(fd: number, owner: { uid: number; gid: number }): void {
+  const st = fstatSync(fd);
+  if (st.uid === owner.uid && st.gid === owner.gid) return;
+  try {
+    fchownSync(fd, owner.uid, owner.gid);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'EINVAL') throw error;
+  }
 }
 
 /**

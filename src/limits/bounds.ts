@@ -41,3 +41,10 @@ export const MAX_ARG_STRLEN_ANY_PAGE = 32 * 64 * 1024;
 /** include/uapi/linux/limits.h: the least total every stack rlimit allows. */
 export const ARG_MAX = 128 * 1024;
 export const MAX_ARGV_BYTES = 6 * 1024 * 1024;
+
+/**
+ * Drop-ins of the kubelet unit node-check reads (all drop-in directories together). systemd has
+ * no such limit; a real node has a handful (OpenShift about ten). Reading and parsing 100,000 took
+ * preflight past its budget; past this bound the answer is "cannot tell", naming it.
+ */
+export const MAX_DROP_INS = 1000;

@@ -11,7 +11,7 @@ import { RootFs } from '../host/root-fs.js';
 import type { Finding } from '../model/findings.js';
 import type { NodeModel } from '../model/node.js';
 import type { FallbackStatus, Report, UpgradeSection } from '../model/report.js';
-import { OverlayInputError, readMachineConfig, type Layer } from './ignition.js';
+import { DecodedBytesBudget, OverlayInputError, readMachineConfig, type Layer } from './ignition.js';
 import { OverlayRootFs } from './overlay-root-fs.js';
 
 /** What the CLI hands over: a config file already read (or why it could not be), or a directory. */
@@ -41,6 +41,7 @@ export async function checkUpgrade(options: UpgradeCheckOptions): Promise<Report
   const extra: Finding[] = [];
   let undecided = false;
   const layers: Layer[] = [];
+  const decodedBytes = new DecodedBytesBudget();
   for (const input of options.overlays) {
     if (input.kind === 'directory') {
       const st = new RootFs('/').stat(posix.resolve(input.dir));
@@ -61,7 +62,7 @@ export async function checkUpgrade(options: UpgradeCheckOptions): Promise<Report
       continue;
     }
     try {
-      const layer = readMachineConfig(input.data, input.origin);
+      const layer = readMachineConfig(input.data, input.origin, decodedBytes);
       for (const note of layer.unmodelled) {
         extra.push({
           id: 'overlay-not-modelled',
@@ -111,8 +112,13 @@ export async function checkUpgrade(options: UpgradeCheckOptions): Promise<Report
   }
 
   const kubeletWillStart = undecided ? null : after.kubeletWillStart;
+  // A file whose contents node-check cannot tell reads as an I/O error here; what the evaluation
+  // says about such a file (kubelet "cannot load its --config file … input/output error") is
+  // not what kubelet would print, so it is left out: overlay-content-unknown names the file instead.
+  const unknown = new Set([...overlay.unknownRead.keys()].map((p) => posix.resolve('/', p)));
+  const afterFindings = after.findings.filter((f) => f.path === undefined || !unknown.has(posix.resolve('/', f.path)));
   // What made the answer "cannot tell" comes first (as cannot-decide does); notes go last.
-  const findings = undecided ? [...extra, ...after.findings] : [...after.findings, ...extra];
+  const findings = undecided ? [...extra, ...afterFindings] : [...afterFindings, ...extra];
   const names = layers.map((l) => l.name).join(' + ') || 'nothing';
   const upgrade: UpgradeSection = {
     sources: layers.map((l) => ({ name: l.name, kind: l.kind, origin: l.origin })),

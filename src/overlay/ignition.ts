@@ -31,6 +31,24 @@ import { parseDocument } from 'yaml';
 export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
 /** Largest decoded file (after gzip) kept in memory; larger is "cannot tell". */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+/**
+ * Decoded contents of all configs of one check together (each file alone is capped by
+ * MAX_FILE_BYTES, so many small gzip bombs would otherwise add up to gigabytes). A rendered
+ * worker config decodes to a few MiB; past this the config is unusable and the answer "cannot tell".
+ */
+export const MAX_TOTAL_DECODED_BYTES = 64 * 1024 * 1024;
+
+/** What is left of MAX_TOTAL_DECODED_BYTES; one per check, shared by the readMachineConfig calls of its configs. */
+export class DecodedBytesBudget {
+  remaining = MAX_TOTAL_DECODED_BYTES;
+  /** Set once a config went past it: later configs are not decoded either. */
+  exceeded = false;
+}
+
+/** Thrown inside the reader when the shared budget is spent; readMachineConfig turns it into an OverlayInputError. */
+class DecodedBytesExceeded extends Error {}
+
+const TOTAL_DECODED_PROBLEM = `the files of the configurations decode to more than ${MAX_TOTAL_DECODED_BYTES} bytes together (node-check's cap on decoded contents per check); node-check stops decoding and cannot tell what this configuration writes`;
 /** Bounds on the parsed document (YAML bombs, pathological nesting). */
 const MAX_ALIASES = 100;
 const MAX_DEPTH = 64;
@@ -84,17 +102,22 @@ export class OverlayInputError extends Error {
 }
 
 /** Reads a MachineConfig or a bare Ignition config. Throws OverlayInputError (never anything else). */
-export function readMachineConfig(data: Buffer, origin: string): Layer {
+export function readMachineConfig(data: Buffer, origin: string, budget: DecodedBytesBudget = new DecodedBytesBudget()): Layer {
+  if (budget.exceeded) throw new OverlayInputError(origin, TOTAL_DECODED_PROBLEM);
   try {
-    return readUnchecked(data, origin);
+    return readUnchecked(data, origin, budget);
   } catch (error) {
     if (error instanceof OverlayInputError) throw error;
+    if (error instanceof DecodedBytesExceeded) {
+      budget.exceeded = true;
+      throw new OverlayInputError(origin, TOTAL_DECODED_PROBLEM);
+    }
     // A RangeError from a pathological input, or a bug: still a clear error naming the file.
     throw new OverlayInputError(origin, `cannot read: ${(error as Error)?.message ?? String(error)}`);
   }
 }
 
-function readUnchecked(data: Buffer, origin: string): Layer {
+function readUnchecked(data: Buffer, origin: string, budget: DecodedBytesBudget): Layer {
   const fail = (detail: string): never => {
     throw new OverlayInputError(origin, detail);
   };
@@ -119,11 +142,11 @@ function readUnchecked(data: Buffer, origin: string): Layer {
     if (typeof s['osImageURL'] === 'string' && s['osImageURL'] !== '') {
       unmodelled.push({ message: 'spec.osImageURL: on RHCOS the OS image, and with it the kubelet binary, changes too; give the target kubelet with --kubelet-version or --openshift-version', decides: false });
     }
-    const layer = readIgnition(config as Record<string, unknown>, origin, 'spec.config.');
+    const layer = readIgnition(config as Record<string, unknown>, origin, 'spec.config.', budget);
     return { name, kind: 'machine-config', origin, entries: layer.entries, unmodelled: [...unmodelled, ...layer.unmodelled] };
   }
   if (isObject(doc['ignition'])) {
-    const layer = readIgnition(doc, origin, '');
+    const layer = readIgnition(doc, origin, '', budget);
     return { name: posix.basename(origin) || origin, kind: 'ignition', origin, entries: layer.entries, unmodelled: layer.unmodelled };
   }
   return fail('neither a MachineConfig (kind/apiVersion) nor an Ignition config (no "ignition" section)');
@@ -171,7 +194,7 @@ function boundedValue(value: unknown, origin: string): unknown {
   return value;
 }
 
-function readIgnition(config: Record<string, unknown>, origin: string, at: string): { entries: LayerEntry[]; unmodelled: { message: string; decides: boolean }[] } {
+function readIgnition(config: Record<string, unknown>, origin: string, at: string, budget: DecodedBytesBudget): { entries: LayerEntry[]; unmodelled: { message: string; decides: boolean }[] } {
   const fail = (detail: string): never => {
     throw new OverlayInputError(origin, detail);
   };
@@ -221,10 +244,10 @@ function readIgnition(config: Record<string, unknown>, origin: string, at: strin
         path,
         kind: 'file',
         mode: modeOf(f['mode'], 0o644, where, fail),
-        contents: decodeResource(contents, `${where}.contents`),
+        contents: decodeResource(contents, `${where}.contents`, budget),
         hasContents: contents !== undefined && typeof contents['source'] === 'string',
         overwrite: f['overwrite'] === true,
-        append: append.map((part, j) => decodeResource(isObject(part) ? (part as Record<string, unknown>) : undefined, `${where}.append[${j}]`)),
+        append: append.map((part, j) => decodeResource(isObject(part) ? (part as Record<string, unknown>) : undefined, `${where}.append[${j}]`, budget)),
         ...ownerOf(f),
       },
       where,
@@ -249,7 +272,7 @@ function readIgnition(config: Record<string, unknown>, origin: string, at: strin
     if (u['mask'] === true) {
       add({ path: unitPath, kind: 'masked-unit', target: '/dev/null' }, where);
     } else if (typeof u['contents'] === 'string' && u['contents'] !== '') {
-      add({ path: unitPath, kind: 'file', mode: 0o644, contents: Buffer.from(u['contents'], 'utf8'), hasContents: true, overwrite: true, append: [] }, where);
+      add({ path: unitPath, kind: 'file', mode: 0o644, contents: charged(Buffer.from(u['contents'], 'utf8'), budget), hasContents: true, overwrite: true, append: [] }, where);
     } else if (u['mask'] === false) {
       // writeUnit: "if mask is explicitly set to false, make sure to remove a previous mask" (RemoveAll of the unit path).
       add({ path: unitPath, kind: 'absent' }, where);
@@ -262,7 +285,7 @@ function readIgnition(config: Record<string, unknown>, origin: string, at: strin
       const dropinName = checkedUnitName(d['name'], `${dwhere}.name`, fail);
       const path = `/etc/systemd/system/${name}.d/${dropinName}`;
       if (typeof d['contents'] === 'string' && d['contents'] !== '') {
-        add({ path, kind: 'file', mode: 0o644, contents: Buffer.from(d['contents'], 'utf8'), hasContents: true, overwrite: true, append: [] }, dwhere);
+        add({ path, kind: 'file', mode: 0o644, contents: charged(Buffer.from(d['contents'], 'utf8'), budget), hasContents: true, overwrite: true, append: [] }, dwhere);
       } else {
         add({ path, kind: 'absent' }, dwhere);
       }
@@ -271,8 +294,15 @@ function readIgnition(config: Record<string, unknown>, origin: string, at: strin
   return { entries, unmodelled };
 }
 
+/** Bytes the layer keeps, taken from the check's budget; past it the whole check stops decoding. */
+function charged(data: Buffer, budget: DecodedBytesBudget): Buffer {
+  budget.remaining -= data.length;
+  if (budget.remaining < 0) throw new DecodedBytesExceeded();
+  return data;
+}
+
 /** An Ignition resource ({source, compression}): decoded bytes, or why node-check cannot tell. */
-export function decodeResource(resource: Record<string, unknown> | undefined, where: string): EntryContents {
+export function decodeResource(resource: Record<string, unknown> | undefined, where: string, budget: DecodedBytesBudget = new DecodedBytesBudget()): EntryContents {
   const source = resource?.['source'];
   if (source === undefined || source === null) return Buffer.alloc(0);
   if (typeof source !== 'string') return { invalid: `${where}.source is not a string` };
@@ -284,20 +314,25 @@ export function decodeResource(resource: Record<string, unknown> | undefined, wh
   if ('invalid' in decoded) return { invalid: `${where}: ${decoded.invalid}` };
   const compression = resource?.['compression'];
   if (compression === undefined || compression === null || compression === '') {
-    return decoded.data.length > MAX_FILE_BYTES ? { invalid: `${where}: larger than ${MAX_FILE_BYTES} bytes` } : decoded.data;
+    return decoded.data.length > MAX_FILE_BYTES ? { invalid: `${where}: larger than ${MAX_FILE_BYTES} bytes` } : charged(decoded.data, budget);
   }
   if (compression !== 'gzip') return { invalid: `${where}: compression ${JSON.stringify(compression)} is not supported (only gzip)` };
+  // Never inflate past what the budget has left: a bomb stops at the smaller bound.
+  const limit = Math.min(MAX_FILE_BYTES, budget.remaining);
   try {
-    return gunzipSync(decoded.data, { maxOutputLength: MAX_FILE_BYTES });
+    return charged(gunzipSync(decoded.data, { maxOutputLength: Math.max(limit, 1) }), budget);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) return { invalid: `${where}: gzip data decompresses to more than ${MAX_FILE_BYTES} bytes` };
+    if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
+      if (limit < MAX_FILE_BYTES) throw new DecodedBytesExceeded();
+      return { invalid: `${where}: gzip data decompresses to more than ${MAX_FILE_BYTES} bytes` };
+    }
+    if (error instanceof DecodedBytesExceeded) throw error;
     return { invalid: `${where}: not valid gzip data (${(error as Error).message})` };
   }
 }
 
 const KNOWN_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
  * RFC 2397 data URL: data:[<mediatype>][;param=value]*[;base64],<data>. Percent escapes are
@@ -334,26 +369,50 @@ export function decodeDataUrl(url: string): { data: Buffer } | { invalid: string
   const unescaped = percentDecode(url.slice(comma + 1));
   if (!unescaped) return { invalid: 'bad percent escape in data URL' };
   if (!base64) return { data: unescaped };
-  const text = unescaped.toString('latin1');
-  if (!BASE64.test(text)) return { invalid: 'invalid base64 in data URL' };
-  return { data: Buffer.from(text, 'base64') };
+  if (!isPaddedBase64(unescaped)) return { invalid: 'invalid base64 in data URL' };
+  return { data: Buffer.from(unescaped.toString('latin1'), 'base64') };
 }
 
+/** Standard alphabet, length a multiple of 4, "=" only as the last one or two; a loop (a regular expression over megabytes overflows the stack). */
+function isPaddedBase64(bytes: Buffer): boolean {
+  if (bytes.length % 4 !== 0) return false;
+  const padding = bytes.length === 0 ? 0 : bytes[bytes.length - 1] !== 0x3d ? 0 : bytes[bytes.length - 2] === 0x3d ? 2 : 1;
+  const end = bytes.length - padding;
+  for (let i = 0; i < end; i++) {
+    const b = bytes[i]!;
+    const alphabet = (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b === 0x2b || b === 0x2f;
+    if (!alphabet) return false;
+  }
+  return true;
+}
+
+/** Percent escapes decoded in one pass into one buffer; undefined for a bad escape. */
 function percentDecode(text: string): Buffer | undefined {
-  const bytes: number[] = [];
   const raw = Buffer.from(text, 'utf8');
+  if (!raw.includes(0x25)) return raw;
+  const out = Buffer.allocUnsafe(raw.length);
+  let n = 0;
   for (let i = 0; i < raw.length; i++) {
     const b = raw[i]!;
     if (b !== 0x25) {
-      bytes.push(b);
+      out[n++] = b;
       continue;
     }
-    const hex = raw.subarray(i + 1, i + 3).toString('latin1');
-    if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return undefined;
-    bytes.push(parseInt(hex, 16));
+    const high = hexValue(raw[i + 1]);
+    const low = hexValue(raw[i + 2]);
+    if (high < 0 || low < 0) return undefined;
+    out[n++] = high * 16 + low;
     i += 2;
   }
-  return Buffer.from(bytes);
+  return out.subarray(0, n);
+}
+
+function hexValue(b: number | undefined): number {
+  if (b === undefined) return -1;
+  if (b >= 0x30 && b <= 0x39) return b - 0x30;
+  if (b >= 0x41 && b <= 0x46) return b - 0x37;
+  if (b >= 0x61 && b <= 0x66) return b - 0x57;
+  return -1;
 }
 
 /** A URL without its query and credentials (pre-signed URLs carry secrets in both). */

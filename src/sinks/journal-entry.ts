@@ -87,7 +87,18 @@ export function journalEntriesFor(report: Report, context: JournalContext): Jour
     .flatMap(({ group, severity }) => entryFor(group, severity, report, context));
 }
 
-function entryFor(group: readonly Finding[], severity: Severity, report: Report, context: JournalContext): JournalEntry[] {
+/** What an entry says about the run besides its findings. */
+type RunAnswer = Pick<Report, 'kubeletVersion' | 'kubeletWillStart'>;
+
+/**
+ * The entry of a run that stopped before it could decide, made in advance (preflight's watchdog
+ * writes it when it must kill): the one finding, with kubelet's answer unknown.
+ */
+export function undecidedRunEntry(finding: Finding, context: JournalContext): JournalEntry | undefined {
+  return entryFor([finding], finding.severity, { kubeletVersion: null, kubeletWillStart: null }, context)[0];
+}
+
+function entryFor(group: readonly Finding[], severity: Severity, report: RunAnswer, context: JournalContext): JournalEntry[] {
   const id = group[0]!.id;
   const kind = findingKind(id);
   // Every finding id is in the catalog (test/docs/findings.test.ts); an unknown one has no MESSAGE_ID to file under.
@@ -124,7 +135,7 @@ function entryFor(group: readonly Finding[], severity: Severity, report: Report,
  * "kubelet will not start: credential provider plugin "acr" is missing: /x/acr does not exist".
  * Errors and "cannot decide" lead with the verdict; warnings and info are their own sentence.
  */
-function messageFor(group: readonly Finding[], severity: Severity, report: Report): string {
+function messageFor(group: readonly Finding[], severity: Severity, report: RunAnswer): string {
   const shown = group.slice(0, MAX_FINDINGS_PER_MESSAGE);
   const more = group.length > shown.length ? `; and ${group.length - shown.length} more` : '';
   const verdict =

@@ -10,6 +10,9 @@
  *    then absent rather than 0, so that "will fail" alerts never fire on a guess.
  *  - nodecheck_credential_provider_plugin_ok == 0, nodecheck_fallback_active == 1.
  *  - time() - nodecheck_last_run_timestamp_seconds: staleness, when node-check runs periodically.
+ *  - nodecheck_last_run_ok == 0: the last run stopped before it could answer (usage error, bad
+ *    settings file, internal error, out of its budget); renderUndecidedMetrics then replaces the
+ *    earlier file, so an old nodecheck_kubelet_start_ok 1 never outlives a run that did not decide.
  */
 import type { Report } from '../model/report.js';
 import type { Severity } from '../model/findings.js';
@@ -41,13 +44,13 @@ export async function renderMetrics(report: Report, context: MetricsContext): Pr
   const gauge = (name: string, help: string, samples: GaugeFamily['samples']) => families.push({ name, help, samples });
   const one = (value: number) => [{ value }];
 
-  gauge('nodecheck_build_info', 'Always 1; the version label is the node-check version that wrote these metrics.', [{ labels: { version: context.version }, value: 1 }]);
+  gauge('nodecheck_build_info', BUILD_INFO_HELP, [{ labels: { version: context.version }, value: 1 }]);
 
   // Families are written only when they have a sample: an empty family is noise in the file.
   if (report.kubeletWillStart !== null) {
     gauge('nodecheck_kubelet_start_ok', '1 if kubelet is predicted to start, 0 if it is predicted to refuse; absent when node-check cannot tell (see nodecheck_kubelet_start_unknown).', one(report.kubeletWillStart ? 1 : 0));
   }
-  gauge('nodecheck_kubelet_start_unknown', '1 if node-check cannot tell whether kubelet will start (exit code 2), else 0.', one(report.kubeletWillStart === null ? 1 : 0));
+  gauge('nodecheck_kubelet_start_unknown', START_UNKNOWN_HELP, one(report.kubeletWillStart === null ? 1 : 0));
 
   const providers = providerSamples(report);
   if (providers.length > 0) {
@@ -68,9 +71,30 @@ export async function renderMetrics(report: Report, context: MetricsContext): Pr
   }
 
   gauge('nodecheck_check_duration_seconds', 'How long the last check took, in seconds.', one(nonNegative(context.durationSeconds)));
-  gauge('nodecheck_last_run_timestamp_seconds', 'Unix time the last check finished.', one(nonNegative(context.nowSeconds)));
+  gauge(LAST_RUN_OK, LAST_RUN_OK_HELP, one(1));
+  gauge('nodecheck_last_run_timestamp_seconds', LAST_RUN_TIMESTAMP_HELP, one(nonNegative(context.nowSeconds)));
 
   return renderGauges(families);
+}
+
+const BUILD_INFO_HELP = 'Always 1; the version label is the node-check version that wrote these metrics.';
+const START_UNKNOWN_HELP = '1 if node-check cannot tell whether kubelet will start (exit code 2), else 0.';
+const LAST_RUN_TIMESTAMP_HELP = 'Unix time the last check finished.';
+const LAST_RUN_OK = 'nodecheck_last_run_ok';
+const LAST_RUN_OK_HELP = '1 if the last run checked the node and reported its answer, 0 if it stopped before (usage error, bad settings file, internal error, out of its budget).';
+
+/**
+ * The exposition of a run that did not decide: "cannot tell" (nodecheck_kubelet_start_ok absent,
+ * nodecheck_kubelet_start_unknown 1) and nodecheck_last_run_ok 0, so that no earlier answer stays
+ * in place. Synchronous: it is written from paths that cannot wait (the budget's last moment).
+ */
+export function renderUndecidedMetrics(context: Pick<MetricsContext, 'version' | 'nowSeconds'>): string {
+  return renderGauges([
+    { name: 'nodecheck_build_info', help: BUILD_INFO_HELP, samples: [{ labels: { version: context.version }, value: 1 }] },
+    { name: 'nodecheck_kubelet_start_unknown', help: START_UNKNOWN_HELP, samples: [{ value: 1 }] },
+    { name: LAST_RUN_OK, help: LAST_RUN_OK_HELP, samples: [{ value: 0 }] },
+    { name: 'nodecheck_last_run_timestamp_seconds', help: LAST_RUN_TIMESTAMP_HELP, samples: [{ value: nonNegative(context.nowSeconds) }] },
+  ]);
 }
 
 /** One sample per distinct provider with a definite answer, bounded in count and label length. */

@@ -16,6 +16,7 @@ import { detectSystemdVersion, rulesFor, type VersionRules } from './systemd-ver
 import { LEGACY_UNIT_FILE_DIALECT, parseUnitFile, type ParsedUnitFile } from './unit-file.js';
 import { parseUnitName } from './unit-name.js';
 import { dropInDirectories, UNIT_SEARCH_PATHS } from './unit-search-paths.js';
+import { MAX_DROP_INS } from '../limits/bounds.js';
 
 export interface LoadServiceOptions {
   /** The node's systemd version; detected from libsystemd-shared-NNN.so when absent. */
@@ -50,6 +51,12 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
     const listed = fs.readdir(dir);
     if (listed.ok) listings.push({ dir, names: listed.entries.map((e) => e.name) });
     else if (listed.code !== 'ENOENT' && listed.code !== 'ENOTDIR') diagnostics.push({ severity: 'fatal', message: `cannot list ${dir}: ${goErrnoText(listed.code)}` });
+  }
+  // Counted before they are sorted and read: that alone took seconds for 100,000.
+  const names = new Set(listings.flatMap((l) => l.names.filter((n) => n.endsWith('.conf') && !n.startsWith('.'))));
+  if (names.size > MAX_DROP_INS) {
+    const dirs = listings.filter((l) => l.names.some((n) => n.endsWith('.conf'))).map((l) => l.dir);
+    return fatal(`${names.size} drop-ins in ${dirs.join(', ')}: more than the ${MAX_DROP_INS} node-check reads (its bound on work before kubelet starts); node-check cannot tell what they set`, { fragmentPath });
   }
   for (const candidate of pickDropIns(listings)) {
     // A masked drop-in still hides same-named ones in lower-priority directories; it adds nothing.

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brokenAcrNode, BIN_DIR } from '../helpers/node-root.js';
+import { mergeSettings } from '../../src/settings.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const bundle = path.join(repo, 'dist/node-check.cjs');
@@ -30,6 +31,55 @@ t.test('preflight writes the metrics file atomically and exits like check', asyn
   const passing = run();
   t.equal(passing.status, 0);
   t.match(readFileSync(path.join(textfiles, 'node-check.prom'), 'utf8'), /^nodecheck_kubelet_start_ok 1$/m, 'the whole file is rewritten');
+});
+
+t.test('a preflight that does not decide (usage error, bad settings file, internal error) leaves no earlier answer in place', async (t) => {
+  const base = t.testdir({ root: {}, textfiles: {}, 'bad.yaml': '' });
+  const root = brokenAcrNode(path.join(base, 'root'));
+  writeFileSync(path.join(root, BIN_DIR, 'acr-credential-provider'), '#!/bin/sh\n', { mode: 0o755 });
+  const textfiles = path.join(base, 'textfiles');
+  const prom = path.join(textfiles, 'node-check.prom');
+  const decided = () => {
+    const ok = spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--textfile-dir', textfiles], { encoding: 'utf8', env });
+    t.equal(ok.status, 0);
+    t.match(readFileSync(prom, 'utf8'), /^nodecheck_kubelet_start_ok 1$/m);
+    t.match(readFileSync(prom, 'utf8'), /^nodecheck_last_run_ok 1$/m);
+  };
+  const undecided = (what: string) => {
+    const text = readFileSync(prom, 'utf8');
+    t.notMatch(text, /nodecheck_kubelet_start_ok/, `${what}: the earlier start_ok 1 is gone`);
+    t.match(text, /^nodecheck_kubelet_start_unknown 1$/m, `${what}: cannot tell`);
+    t.match(text, /^nodecheck_last_run_ok 0$/m, what);
+  };
+
+  decided();
+  const usage = spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--no-journal', '--textfile-dir', textfiles, '--kubelet-version', 'one.two'], { encoding: 'utf8', env });
+  t.equal(usage.status, 64);
+  undecided('usage error');
+
+  decided();
+  const settingsFile = path.join(base, 'bad.yaml');
+  writeFileSync(settingsFile, `textfileDir: ${textfiles}\njournal: false\ntimeoutSeconds: 9999\n`);
+  const badSettings = spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--kubelet-version', '1.28.7'], { encoding: 'utf8', env: { ...env, NODE_CHECK_CONFIG: settingsFile } });
+  t.equal(badSettings.status, 64);
+  t.match(badSettings.stderr, /timeout must be between/);
+  undecided('bad settings file (its textfileDir is still where the metrics go)');
+
+  decided();
+  const noMetrics = spawnSync(process.execPath, [bundle, 'preflight', '--root', root, '--no-journal', '--no-metrics', '--textfile-dir', textfiles, '--kubelet-version', 'one.two'], { encoding: 'utf8', env });
+  t.equal(noMetrics.status, 64);
+  t.match(readFileSync(prom, 'utf8'), /^nodecheck_kubelet_start_ok 1$/m, '--no-metrics: the file is left alone');
+  const noValue = spawnSync(process.execPath, [bundle, 'preflight', '--textfile-dir', '--root', root], { encoding: 'utf8', env, cwd: base });
+  t.equal(noValue.status, 64);
+  t.notOk(existsSync(path.join(base, '--root')), 'a flag where the directory should be: no directory made of it');
+
+  decided();
+  const { runPreflight } = await t.mockImport<typeof import('../../src/cli/commands/preflight.js')>('../../src/cli/commands/preflight.js', {
+    '../../src/run-node-check.js': { runNodeCheck: async () => { throw new Error('a stand-in bug'); } },
+  });
+  const settings = mergeSettings({ root, kubeletVersion: '1.28.7', journal: false, textfileDir: textfiles });
+  await t.rejects(runPreflight(settings, { stdout: () => undefined, stderr: () => undefined, env: {}, stdoutIsTTY: false, shutdownSignal: new Promise<string>(() => undefined) }), /a stand-in bug/);
+  undecided('internal error');
 });
 
 t.test('without a journal socket, entries go to stderr with a priority prefix', async (t) => {

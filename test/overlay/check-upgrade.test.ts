@@ -1,11 +1,15 @@
 /** checkNode with overlays: "cannot tell" exactly where the outcome depends on what node-check could not read. */
 import t from 'tap';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { checkNode, type OverlayInput } from '../../src/check-node.js';
 import { exitCodeFor } from '../../src/model/report.js';
 import { renderText } from '../../src/render/text.js';
 import { prepareCheckArgs } from '../../src/cli/commands/check.js';
-import { readOverlayInputs } from '../../src/overlay/read-inputs.js';
+import { truncateSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { MAX_FILE_BYTES, MAX_INPUT_BYTES, MAX_TOTAL_DECODED_BYTES } from '../../src/overlay/ignition.js';
+import { MAX_TOTAL_INPUT_BYTES, readOverlayInputs } from '../../src/overlay/read-inputs.js';
 import { ACR_CONFIG, ACR_CONFIG_PATH, UNIT_416, machineConfigYaml, rhelWorker415, treeDigest } from './helpers.js';
 
 const ign = (files: unknown[]) => Buffer.from(JSON.stringify({ ignition: { version: '3.4.0' }, storage: { files } }));
@@ -29,6 +33,15 @@ t.test('a remote source for a file kubelet reads: cannot tell (null, exit 2), na
   t.same(report.upgrade?.before, { kubeletWillStart: true });
   t.same(report.upgrade?.after, { kubeletWillStart: null });
   t.equal(treeDigest(root), digest);
+});
+
+t.test('a remote kubelet --config file: cannot tell, and no kubelet error quoted for the file node-check could not read', async (t) => {
+  const root = fileURLToPath(new URL('../fixtures/nodes/ocp-4.16-aws-worker/root', import.meta.url));
+  const report = await check(root, [{ kind: 'machine-config', origin: 'remote.ign', data: ign([{ path: '/etc/kubernetes/kubelet.conf', contents: { source: 'https://example.com/kubelet.conf' } }]) }], '1.29.6');
+  t.equal(report.kubeletWillStart, null);
+  t.match(report.findings[0], { id: 'overlay-content-unknown', path: '/etc/kubernetes/kubelet.conf' });
+  t.notMatch(JSON.stringify(report.findings), /input\/output error|EIO/, 'the stand-in read error is nobody\'s words');
+  t.notOk(report.findings.some((f) => f.severity === 'error' && f.path === '/etc/kubernetes/kubelet.conf'), 'no error finding for the unknown file');
 });
 
 t.test('a remote source for a file nothing reads: the verdict stands, the path is listed', async (t) => {
@@ -95,6 +108,33 @@ t.test('readOverlayInputs: stdin once, files read, errors kept per input', async
   t.match(inputs[3], { error: /not a regular file/ });
   t.match(inputs[4], { error: /more than once/ });
   t.same(inputs[5], { kind: 'directory', dir });
+});
+
+t.test('readOverlayInputs: all inputs together are capped, naming the cap', async (t) => {
+  const dir = t.testdir({ 'a.json': '', 'b.json': '', 'c.json': '{}' });
+  truncateSync(path.join(dir, 'a.json'), MAX_INPUT_BYTES);
+  truncateSync(path.join(dir, 'b.json'), MAX_TOTAL_INPUT_BYTES - MAX_INPUT_BYTES);
+  let stdinLimit: number | undefined;
+  const inputs = readOverlayInputs(['a.json', 'b.json', 'c.json', '-'].map((name) => ({ kind: 'machine-config' as const, value: name === '-' ? name : path.join(dir, name) })), (limit) => {
+    stdinLimit = limit;
+    return Buffer.alloc(0);
+  });
+  t.ok('data' in inputs[0]! && 'data' in inputs[1]!, 'the first files fit');
+  t.match(inputs[2], { error: new RegExp(`larger than ${MAX_TOTAL_INPUT_BYTES} bytes \\(node-check's cap on all --machine-config inputs\\)`) });
+  t.equal(stdinLimit, 0, 'standard input is read up to what is left');
+});
+
+t.test('gzip bombs in many configs, each under the per-file cap: cannot tell, naming the cap', async (t) => {
+  const root = rhelWorker415(path.join(t.testdir(), 'root'), { plugin: true });
+  const bomb = `data:;base64,${gzipSync(Buffer.alloc(MAX_FILE_BYTES, 0x61)).toString('base64')}`;
+  const overlays: OverlayInput[] = [];
+  for (let i = 0; i <= MAX_TOTAL_DECODED_BYTES / MAX_FILE_BYTES; i++) {
+    overlays.push({ kind: 'machine-config', origin: `b${i}.ign`, data: ign([{ path: `/etc/bomb${i}`, contents: { source: bomb, compression: 'gzip' } }]) });
+  }
+  const report = await check(root, overlays);
+  t.equal(report.kubeletWillStart, null);
+  t.equal(exitCodeFor(report), 2);
+  t.match(report.findings[0], { id: 'overlay-invalid', message: new RegExp(`b${overlays.length - 1}\\.ign: the files of the configurations decode to more than ${MAX_TOTAL_DECODED_BYTES} bytes together`) });
 });
 
 t.test('prepareCheckArgs: command-line order, 1.29.x, --openshift-version', async (t) => {

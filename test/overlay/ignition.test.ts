@@ -1,7 +1,7 @@
 /** The MachineConfig / Ignition reader: what each entry becomes, and every bad input as a clear error naming the file. */
 import t, { type Test } from 'tap';
 import { gzipSync } from 'node:zlib';
-import { decodeDataUrl, MAX_FILE_BYTES, OverlayInputError, readMachineConfig, type LayerEntry } from '../../src/overlay/ignition.js';
+import { DecodedBytesBudget, decodeDataUrl, MAX_FILE_BYTES, MAX_TOTAL_DECODED_BYTES, OverlayInputError, readMachineConfig, type LayerEntry } from '../../src/overlay/ignition.js';
 import { ACR_CONFIG, ACR_CONFIG_PATH, UNIT_416, ignitionJson, machineConfigYaml } from './helpers.js';
 
 const ign = (body: Record<string, unknown>, version = '3.4.0') => Buffer.from(JSON.stringify({ ignition: { version }, ...body }));
@@ -10,10 +10,10 @@ const mc = (config: unknown, extra: Record<string, unknown> = {}) =>
 const file = (path: string, source?: string, more: Record<string, unknown> = {}) => ({ path, ...(source !== undefined ? { contents: { source } } : {}), ...more });
 const entry = (data: Buffer, path: string): LayerEntry | undefined => readMachineConfig(data, 'in.json').entries.find((e) => e.path === path);
 
-function rejects(t: Test, data: Buffer, pattern: RegExp, what: string) {
+function rejects(t: Test, data: Buffer, pattern: RegExp, what: string, budget?: DecodedBytesBudget) {
   let error: unknown;
   try {
-    readMachineConfig(data, '/tmp/target.yaml');
+    readMachineConfig(data, '/tmp/target.yaml', budget);
   } catch (caught) {
     error = caught;
   }
@@ -90,6 +90,44 @@ t.test('content that cannot be decoded is { invalid } (a per-file "cannot tell")
   t.match(invalid('data:;base64,x', { contents: { source: 'data:,x', compression: 'xz' } }), /compression "xz"/);
   const bomb = `data:;base64,${gzipSync(Buffer.alloc(MAX_FILE_BYTES + 1)).toString('base64')}`;
   t.match(invalid(bomb, { contents: { source: bomb, compression: 'gzip' } }), /decompresses to more than/, 'a gzip bomb is bounded');
+});
+
+t.test('many files each under the per-file cap: the total decoded size is capped across configs, naming the cap', async (t) => {
+  const bomb = `data:;base64,${gzipSync(Buffer.alloc(MAX_FILE_BYTES, 0x61)).toString('base64')}`;
+  const config = (i: number) => ign({ storage: { files: [file(`/etc/bomb${i}`, bomb, { contents: { source: bomb, compression: 'gzip' } })] } });
+  const budget = new DecodedBytesBudget();
+  const fits = MAX_TOTAL_DECODED_BYTES / MAX_FILE_BYTES;
+  for (let i = 0; i < fits; i++) t.doesNotThrow(() => readMachineConfig(config(i), `b${i}.ign`, budget), `config ${i} fits`);
+  rejects(t, config(fits), new RegExp(`more than ${MAX_TOTAL_DECODED_BYTES} bytes together`), 'the config past the cap', budget);
+  let later: unknown;
+  try {
+    readMachineConfig(ign({}), 'empty.ign', budget);
+  } catch (error) {
+    later = error;
+  }
+  t.match((later as Error | undefined)?.message, /^empty\.ign: .*cap on decoded contents/, 'once past the cap, later configs are not decoded either');
+  const plain = `data:;base64,${Buffer.alloc(MAX_FILE_BYTES, 0x62).toString('base64')}`;
+  const unitBudget = new DecodedBytesBudget();
+  unitBudget.remaining = 10;
+  t.throws(() => readMachineConfig(ign({ storage: { files: [file('/etc/plain', plain)] } }), 'p.ign', unitBudget), /cap on decoded contents/, 'uncompressed contents count');
+  const unitsBudget = new DecodedBytesBudget();
+  unitsBudget.remaining = 10;
+  t.throws(() => readMachineConfig(ign({ systemd: { units: [{ name: 'a.service', contents: '[Service]\nExecStart=/bin/true\n' }] } }), 'u.ign', unitsBudget), /cap on decoded contents/, 'unit contents count');
+});
+
+t.test('a valid 15 MB base64 data URL decodes (no regular expression over it)', async (t) => {
+  const data = Buffer.alloc(15 * 1024 * 1024, 0x63);
+  const decoded = decodeDataUrl(`data:;base64,${data.toString('base64')}`);
+  t.ok('data' in decoded && decoded.data.equals(data));
+  const escaped = decodeDataUrl(`data:,${'%41'.repeat(1024 * 1024)}`);
+  t.ok('data' in escaped && escaped.data.equals(Buffer.alloc(1024 * 1024, 0x41)), 'a megabyte of percent escapes');
+  t.same(decodeDataUrl('data:;base64,YQ=='), { data: Buffer.from('a') });
+  t.same(decodeDataUrl('data:;base64,YWI='), { data: Buffer.from('ab') });
+  t.same(decodeDataUrl('data:;base64,'), { data: Buffer.alloc(0) });
+  for (const bad of ['====', 'Y===', 'YQ=a', 'Y=Q=', 'YQ', 'YW I=', 'YQ%3D%3D%3D']) t.match(decodeDataUrl(`data:;base64,${bad}`), { invalid: /invalid base64/ }, bad);
+  t.same(decodeDataUrl('data:;base64,YQ%3D%3D'), { data: Buffer.from('a') }, 'percent-escaped padding');
+  t.match(decodeDataUrl('data:,%4'), { invalid: /bad percent escape/ });
+  t.match(decodeDataUrl('data:,%G1'), { invalid: /bad percent escape/ });
 });
 
 t.test('decodeDataUrl: RFC 2397 as Ignition reads it', async (t) => {

@@ -57,6 +57,10 @@ nodecheck_finding{id="plugin-binary-missing",severity="error"} 1
 # TYPE nodecheck_check_duration_seconds gauge
 nodecheck_check_duration_seconds 0.123
 
+# HELP nodecheck_last_run_ok 1 if the last run checked the node and reported its answer, 0 if it stopped before (usage error, bad settings file, internal error, out of its budget).
+# TYPE nodecheck_last_run_ok gauge
+nodecheck_last_run_ok 1
+
 # HELP nodecheck_last_run_timestamp_seconds Unix time the last check finished.
 # TYPE nodecheck_last_run_timestamp_seconds gauge
 nodecheck_last_run_timestamp_seconds 1764475200.5

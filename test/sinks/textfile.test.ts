@@ -1,5 +1,5 @@
 import t from 'tap';
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,20 @@ t.test('writes the file whole, readable by everyone, with no temp file left', as
   t.equal(readFileSync(join(dir, 'node-check.prom'), 'utf8'), SAMPLE);
   t.equal(statSync(join(dir, 'node-check.prom')).mode & 0o777, 0o644, '0644 despite umask 077');
   t.same(readdirSync(dir), ['node-check.prom']);
+});
+
+t.test('the file it replaces keeps its mode and owner (an admin\'s 0600 file of nobody stays so)', async (t) => {
+  const dir = t.testdir({ 'node-check.prom': 'old\n' });
+  const path = join(dir, 'node-check.prom');
+  chmodSync(path, 0o600);
+  const root = process.geteuid?.() === 0;
+  if (root) chownSync(path, 65534, 65534);
+  writeTextfile(dir, 'node-check.prom', SAMPLE);
+  const st = statSync(path);
+  t.equal(readFileSync(path, 'utf8'), SAMPLE);
+  t.equal(st.mode & 0o777, 0o600, 'mode kept');
+  if (root) t.same([st.uid, st.gid], [65534, 65534], 'owner kept');
+  else t.comment('owner: not checked without root');
 });
 
 t.test('replaces an existing file by rename (a new inode), adding the final newline when missing', async (t) => {

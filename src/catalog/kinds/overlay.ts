@@ -13,7 +13,7 @@ export const OVERLAY_KINDS: readonly FindingKind[] = [
     versions: 'all',
     messageId: '821e19b0576448738dc34e47c6e16eb0',
     meaning:
-      'A --machine-config file is not a MachineConfig (kind MachineConfig, apiVersion machineconfiguration.openshift.io/v1, with spec.config) or an Ignition config of spec 3.0-3.4, or it is malformed: bad YAML or JSON, an alias bomb, a path that is not absolute or contains "..", a unit name with "/", duplicate paths, a file too large; or a --overlay directory cannot be read. node-check cannot tell what the upgrade would write, so it cannot tell whether kubelet will start after it.',
+      'A --machine-config file is not a MachineConfig (kind MachineConfig, apiVersion machineconfiguration.openshift.io/v1, with spec.config) or an Ignition config of spec 3.0-3.4, or it is malformed: bad YAML or JSON, an alias bomb, a path that is not absolute or contains "..", a unit name with "/", duplicate paths, a file too large, or all configurations of the check together larger than 64 MiB read or decoded (caps on node-check\'s own memory); or a --overlay directory cannot be read. node-check cannot tell what the upgrade would write, so it cannot tell whether kubelet will start after it.',
     fix: 'Pass the rendered config itself: `oc get mc rendered-worker-<hash> -o yaml > target.yaml` (one object, not a List), and fix the named field.',
   },
   {

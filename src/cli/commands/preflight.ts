@@ -8,12 +8,14 @@ import type { CliIo } from '../io.js';
 import { exitCodeFor, ExitCode, type Report } from '../../model/report.js';
 import { runNodeCheck } from '../../run-node-check.js';
 import { withinBudget } from '../budget.js';
-import { armWatchdog, WATCHDOG_GRACE_MS } from '../watchdog.js';
+import { armWatchdog, WATCHDOG_GRACE_MS, type LastWords } from '../watchdog.js';
 import { forStderr } from '../stderr-priority.js';
-import { formatForStderr, journalEntriesFor, type JournalEntry } from '../../sinks/journal-entry.js';
-import { writeJournal } from '../../sinks/journal.js';
+import { formatForStderr, journalEntriesFor, serializeForLogger, undecidedRunEntry, type JournalEntry } from '../../sinks/journal-entry.js';
+import { DEFAULT_JOURNAL_SOCKET, writeJournal } from '../../sinks/journal.js';
 import { collapseRepeats } from '../../sinks/journal-collapse.js';
-import { renderMetrics, writeTextfile } from '../../sinks/metrics.js';
+import { renderMetrics, renderUndecidedMetrics, writeTextfile } from '../../sinks/metrics.js';
+import { prepareTextfile } from '../../sinks/textfile.js';
+import { cannotDecide } from '../../evaluate/context-findings.js';
 import { escapeUnprintable } from '../../render/printable.js';
 import { VERSION } from '../../version.js';
 import { applyIgnores } from '../../evaluate/ignore.js';
@@ -28,8 +30,10 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
   const deadline = Date.now() + budgetMs;
   const remainingMs = () => Math.max(100, deadline - Date.now());
   const known: { report?: Report; pendingJournal?: readonly JournalEntry[] } = {};
-  // Synchronous work cannot be interrupted by the timer below: past the grace, the process is killed.
-  const watchdog = armWatchdog(budgetMs + WATCHDOG_GRACE_MS, forStderr(`<3>node-check: preflight overran its ${settings.timeoutSeconds} s budget in synchronous work; killed so that kubelet can start.\n`, io.stderrIsJournal === true));
+  // Synchronous work cannot be interrupted by the timer below: past the grace, the process is
+  // killed, and the watchdog leaves "cannot tell" metrics and journal entry prepared now.
+  const lastWords = prepareLastWords(settings, deadline + WATCHDOG_GRACE_MS);
+  const watchdog = armWatchdog(budgetMs + WATCHDOG_GRACE_MS, forStderr(`<3>node-check: preflight overran its ${settings.timeoutSeconds} s budget in synchronous work; killed so that kubelet can start.\n`, io.stderrIsJournal === true), lastWords);
 
   try {
     return await withinBudget(
@@ -63,13 +67,56 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
     },
     () => {
       io.stderr(`<4>node-check: preflight ran out of its ${settings.timeoutSeconds} s budget${known.report ? ' while reporting' : ' before it could decide'}.\n`);
+      if (!known.report && settings.metrics) writeUndecidedMetrics(settings.textfileDir, io);
       // The journal was being written: its findings are not lost, they go to stderr (issue 10).
       for (const entry of known.pendingJournal ?? []) io.stderr(formatForStderr(entry));
       return known.report ? exitCodeFor(known.report) : ExitCode.unknown;
     },
   );
+  } catch (error) {
+    // A bug: the exit code says so (70); the metrics must not keep an earlier answer meanwhile.
+    if (!known.report && settings.metrics) writeUndecidedMetrics(settings.textfileDir, io);
+    throw error;
   } finally {
     watchdog.disarm();
+    lastWords.discard();
+  }
+}
+
+/**
+ * What preflight's watchdog writes if it must kill (a run that cannot decide in time): the
+ * "cannot tell" textfile, written now as a temp file for the watchdog to rename, and the journal
+ * entry. Best effort: a textfile directory that cannot be written is reported by the real write.
+ */
+export function prepareLastWords(settings: Settings, killedAtMs: number): LastWords & { readonly discard: () => void } {
+  let textfile: ReturnType<typeof prepareTextfile> | undefined;
+  if (settings.metrics) {
+    try {
+      textfile = prepareTextfile(settings.textfileDir, TEXTFILE_NAME, renderUndecidedMetrics({ version: VERSION, nowSeconds: killedAtMs / 1000 }));
+    } catch {
+      // reported when preflight writes the textfile
+    }
+  }
+  const entry = settings.journal
+    ? undecidedRunEntry(cannotDecide(`preflight overran its ${settings.timeoutSeconds} s budget before it could decide, and was killed so that kubelet can start.`, 'budget'), { unit: settings.unit, pid: process.pid })
+    : undefined;
+  return {
+    ...(textfile ? { rename: { from: textfile.temp, to: textfile.target } } : {}),
+    ...(entry ? { journal: { entry: serializeForLogger(entry), stderr: formatForStderr(entry), socketPath: DEFAULT_JOURNAL_SOCKET } } : {}),
+    discard: () => textfile?.discard(),
+  };
+}
+
+/**
+ * A preflight that stopped before it could decide (usage error, bad settings file, internal
+ * error, out of its budget) replaces the textfile with "cannot tell" and nodecheck_last_run_ok 0:
+ * an earlier nodecheck_kubelet_start_ok 1 must not stay in place. Best effort, synchronous.
+ */
+export function writeUndecidedMetrics(textfileDir: string, io: Pick<CliIo, 'stderr'>): void {
+  try {
+    writeTextfile(textfileDir, TEXTFILE_NAME, renderUndecidedMetrics({ version: VERSION, nowSeconds: Date.now() / 1000 }));
+  } catch (error) {
+    io.stderr(`<4>node-check: metrics: ${escapeUnprintable((error as Error).message)}\n`);
   }
 }
 

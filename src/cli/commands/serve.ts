@@ -10,7 +10,7 @@ import type { Settings } from '../../settings.js';
 import type { CliIo } from '../io.js';
 import type { Report } from '../../model/report.js';
 import { runNodeCheck, autoRestore } from '../../run-node-check.js';
-import { renderMetrics } from '../../sinks/metrics.js';
+import { renderMetrics, renderUndecidedMetrics } from '../../sinks/metrics.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
@@ -142,7 +142,11 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
       return;
     }
     running = check()
-      .catch((error) => io.stderr(`<4>node-check: check failed: ${(error as Error).message}\n`))
+      .catch((error) => {
+        io.stderr(`<4>node-check: check failed: ${(error as Error).message}\n`);
+        // The last answer must not be served as if this check had confirmed it.
+        state.metrics = renderUndecidedMetrics({ version: VERSION, nowSeconds: Date.now() / 1000 });
+      })
       .finally(() => {
         running = undefined;
         if (again) {
