@@ -70,6 +70,8 @@ export interface ServiceModel {
   readonly masked?: boolean;
   /** Number of ExecStartPre= commands after resets (decides systemd's 'start-pre' vs 'start' log line). */
   readonly execStartPreCount?: number;
+  /** Directories ExecStartPre= `mkdir --parents` creates before kubelet runs (src/systemd/service-settings.ts). */
+  readonly preStartDirectories?: readonly string[];
   /** The effective ExecStart= (the last one after any reset); undefined when none. */
   readonly execStart?: ExecCommand;
   /** The environment systemd gives ExecStart: Environment=, then EnvironmentFile= overriding it. */

@@ -16,10 +16,23 @@ export function binaryNotInRoot(model: NodeModel, path: string): boolean {
   return !dir.exists && dir.code === 'ENOENT';
 }
 
-/** The ExecStart= binaries this root does not carry, as notChecked entries. */
+/**
+ * ExecStart='s binary, kubelet's, and the interpreter ("#!" or ELF loader) of each that exists:
+ * a root that carries a wrapper script (MCO's /usr/local/bin/kubenswrapper) but no /bin did not
+ * copy /bin/sh, which is as unknown as a binary the root lacks.
+ */
+export function spawnedPaths(model: NodeModel): string[] {
+  const binaries = [model.service.execStart?.path, model.kubelet?.kubeletPath].filter((p): p is string => p !== undefined);
+  const interpreters = binaries.map((p) => {
+    const fact = model.files[p];
+    return fact?.exists ? (fact.elf?.interpreter ?? fact.shebang) : undefined;
+  });
+  return [...new Set([...binaries, ...interpreters].filter((p): p is string => p !== undefined))];
+}
+
+/** The ExecStart= binaries (and their interpreters) this root does not carry, as notChecked entries. */
 export function binariesNotChecked(model: NodeModel): { fact: string; reason: string }[] {
-  const paths = [...new Set([model.service.execStart?.path, model.kubelet?.kubeletPath].filter((p): p is string => p !== undefined))];
-  return paths
+  return spawnedPaths(model)
     .filter((path) => binaryNotInRoot(model, path) && !factFor(model.files, path).exists)
     .map((path) => ({ fact: 'execStart', reason: `${path}: --root ${model.root} has no ${posix.dirname(path)}, so the binary was not part of the copy and was not checked` }));
 }

@@ -5,6 +5,7 @@
  * in kubelet's order and stop at the first failure, so a later derivation may assume the steps
  * before it passed.
  */
+import { posix } from 'node:path';
 import type { NodeModel } from '../model/node.js';
 import { decideFlavor, type FlavorDecision, type KubeletFlavor } from '../kubelet/flavor.js';
 import type { KubeletTraits } from '../kubelet/version.js';
@@ -81,10 +82,10 @@ export class StartContext {
   get dropInMerge(): MergeResult | undefined {
     return this.once('dropInMerge', () => {
       const dir = this.model.kubeletConfig.configDir;
-      if (!dir || dir.problem) return undefined;
+      if (!dir || (dir.problem && !configDirCreatedBeforeStart(this.model))) return undefined;
       const load = this.configLoad;
       const base = load && 'ok' in load && load.ok ? load.config : {};
-      return mergeConfigDropIns(this.minor, base, dir.dropIns, this.model.kubeletEnvironment, dir.path);
+      return mergeConfigDropIns(this.minor, base, dir.problem ? [] : dir.dropIns, this.model.kubeletEnvironment, dir.path);
     });
   }
 
@@ -164,4 +165,15 @@ export function credentialFlags(model: NodeModel): CredentialFlags | undefined {
   const configPath = lastValue(model.kubelet.flags, CredentialFlag.config) ?? '';
   const binDir = lastValue(model.kubelet.flags, CredentialFlag.binDir) ?? '';
   return configPath === '' && binDir === '' ? undefined : { configPath, binDir };
+}
+
+/**
+ * A missing --config-dir that an ExecStartPre= `mkdir --parents` of the unit creates: kubelet finds
+ * it empty (OpenShift 4.21+: ExecStartPre=/bin/mkdir --parents /etc/openshift/kubelet.conf.d).
+ */
+export function configDirCreatedBeforeStart(model: NodeModel): boolean {
+  const dir = model.kubeletConfig.configDir;
+  if (!dir?.missing) return false;
+  const clean = (p: string) => posix.normalize(p).replace(/(.)\/+$/, '$1');
+  return model.service.preStartDirectories?.some((d) => clean(d) === clean(dir.path)) ?? false;
 }

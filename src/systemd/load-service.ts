@@ -98,6 +98,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
     fragmentPath,
     dropInPaths,
     execStartPreCount: settings.execStartPreCount,
+    ...(settings.preStartDirectories.length > 0 ? { preStartDirectories: settings.preStartDirectories } : {}),
     ...(execStart ? { execStart } : {}),
     environment: Object.fromEntries(env),
     environmentOrigins: environmentOrigins(env, settings.environmentSources, envFiles),

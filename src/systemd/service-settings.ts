@@ -25,6 +25,8 @@ export interface ServiceSettings {
   readonly execStart: readonly ParsedExecCommand[];
   /** ExecStartPre= commands after resets (an empty assignment resets the list). */
   readonly execStartPreCount: number;
+  /** Directories an ExecStartPre= `mkdir --parents DIR…` (or `-p`) creates before ExecStart= runs. */
+  readonly preStartDirectories: readonly string[];
   /** Environment= after resets; a later assignment of a name wins. */
   readonly environment: ReadonlyMap<string, string>;
   /** Where each Environment= variable was last set. */
@@ -45,6 +47,7 @@ export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: U
   let type: string | undefined;
   let execStart: ParsedExecCommand[] = [];
   let execStartPreCount = 0;
+  let preStartDirectories: string[] = [];
   const environment = new Map<string, string>();
   const environmentSources = new Map<string, SourceLocation>();
   let environmentFiles: EnvironmentFileSetting[] = [];
@@ -53,7 +56,7 @@ export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: U
 
   const settings = (loadRefused: boolean): ServiceSettings => {
     if (!loadRefused) diagnostics.push(...verifyExecStart(unit, type, execStart));
-    return { type, execStart, execStartPreCount, environment, environmentSources, environmentFiles, unsetEnvironment, diagnostics, loadRefused };
+    return { type, execStart, execStartPreCount, preStartDirectories, environment, environmentSources, environmentFiles, unsetEnvironment, diagnostics, loadRefused };
   };
 
   for (const [index, file] of files.entries()) {
@@ -83,6 +86,8 @@ export function collectServiceSettings(files: readonly ParsedUnitFile[], unit: U
           break;
         case 'ExecStartPre':
           execStartPreCount = value === '' ? 0 : execStartPreCount + 1;
+          if (value === '') preStartDirectories = [];
+          else preStartDirectories.push(...mkdirParents(parseExecValue(value, source, unit, execOptions).commands));
           break;
         case 'ExecStart': {
           if (value === '') {
@@ -192,4 +197,21 @@ function verifyExecStart(unit: UnitName, type: string | undefined, execStart: re
     ];
   }
   return [];
+}
+
+/**
+ * What `mkdir --parents DIR…` in ExecStartPre= leaves behind: each absolute DIR exists when
+ * ExecStart= runs (systemd runs ExecStartPre= first and stops the unit when one without "-" fails).
+ * Only literal words count: a "$" word is expanded at run time, a relative one depends on the cwd.
+ */
+function mkdirParents(commands: readonly ParsedExecCommand[]): string[] {
+  const dirs: string[] = [];
+  for (const command of commands) {
+    if (!/(^|\/)mkdir$/.test(command.path)) continue;
+    const args = command.words.slice(1);
+    if (!args.some((a) => a === '--parents' || a === '-p')) continue;
+    if (args.some((a) => a.startsWith('-') && a !== '--parents' && a !== '-p')) continue;
+    dirs.push(...args.filter((a) => a.startsWith('/') && !a.includes('$')));
+  }
+  return dirs;
 }

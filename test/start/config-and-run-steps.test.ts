@@ -53,6 +53,20 @@ t.test('--config-dir: a directory that cannot be walked is "cannot tell" (an Exe
   t.same(configDropInsStep.run(ctx('--v=2', 30)), { pass: true });
 });
 
+t.test('--config-dir that the unit\'s ExecStartPre= mkdir --parents creates: kubelet finds it empty and starts', async (t) => {
+  const missingDir = { kubeletConfig: { configDir: { path: DIR, dropIns: [], problem: `lstat ${DIR}: no such file or directory`, missing: true } } };
+  const created = (dirs: string[]) => (c: StartContext) => ({ ...c.model, service: { ...c.model.service, preStartDirectories: dirs } });
+  const withService = (dirs: string[], minor: number, env?: Record<string, string>) => {
+    const base = ctx(`--config-dir=${DIR}`, minor, missingDir);
+    return new StartContext({ ...created(dirs)(base), ...(env ? { kubeletEnvironment: env } : {}) }, minor, requireTraits(minor), 'upstream');
+  };
+  t.same(configDropInsStep.run(withService([DIR], 34)), { pass: true }, 'OpenShift 4.21+: ExecStartPre=/bin/mkdir --parents /etc/openshift/kubelet.conf.d');
+  t.same(configDropInsStep.run(withService([`${DIR}/`], 34)), { pass: true }, 'the same directory written with a trailing slash');
+  t.ok('undecidable' in configDropInsStep.run(withService(['/etc/other'], 34)), 'another directory: still cannot tell');
+  const alpha = failOf(configDropInsStep.run(withService([DIR], 29)));
+  t.equal(alpha?.findingId, 'kubelet-config-dropin-env-missing', '1.29 still needs KUBELET_CONFIG_DROPIN_DIR_ALPHA for the (empty) directory');
+});
+
 t.test('--config-dir on 1.28 without KUBELET_CONFIG_DROPIN_DIR_ALPHA is fatal; with it the drop-in is merged', async (t) => {
   const without = failOf(configDropInsStep.run(ctx(`--config-dir=${DIR}`, 28, withDropIn(`${KC}maxPods: 10\n`))));
   t.equal(without?.findingId, 'kubelet-config-dropin-env-missing');

@@ -96,3 +96,14 @@ t.test('an invalid section header in the unit file refuses the load; in a drop-i
   t.equal(s.loadRefused, false);
   t.same(Object.fromEntries(s.environment), { A: '1' });
 });
+
+t.test('ExecStartPre= mkdir --parents: the directories that exist when ExecStart= runs', async (t) => {
+  const s = collect(
+    '[Service]\nExecStartPre=/bin/mkdir --parents /etc/kubernetes/manifests\nExecStartPre=/bin/mkdir --parents /etc/openshift/kubelet.conf.d\nExecStartPre=-/usr/sbin/restorecon /usr/local/bin/kubenswrapper\nExecStart=/usr/bin/kubelet\n',
+    '[Service]\nExecStartPre=-/usr/bin/mkdir -p /var/lib/a /var/lib/b\nExecStartPre=/bin/mkdir /plain\nExecStartPre=/bin/mkdir -p -m 0700 /with-mode\nExecStartPre=/bin/mkdir -p ${DIR} relative\n',
+  );
+  t.same(s.preStartDirectories, ['/etc/kubernetes/manifests', '/etc/openshift/kubelet.conf.d', '/var/lib/a', '/var/lib/b'], 'only literal absolute paths of mkdir --parents/-p without other options');
+  t.equal(s.execStartPreCount, 7);
+  const reset = collect('[Service]\nExecStartPre=/bin/mkdir -p /etc/x\nExecStart=/usr/bin/kubelet\n', '[Service]\nExecStartPre=\n');
+  t.same(reset.preStartDirectories, [], 'an empty ExecStartPre= resets the list');
+});

@@ -12,6 +12,7 @@ import { kubeletConfigFileError, validateKubeletConfiguration } from '../../kube
 import { checkLogging } from '../../kubelet/config/logging.js';
 import { aggregateError } from '../../kubelet/data/start-sequence.js';
 import { wrapStepError } from '../../kubelet/data/start-sequence.js';
+import { configDirCreatedBeforeStart } from '../start-context.js';
 
 export const configFileStep: StartCheck = {
   id: 'kubelet-config-file',
@@ -55,8 +56,9 @@ export const configDropInsStep: StartCheck = {
     if (!dir) return PASS;
     if (dir.problem) {
       // A missing directory is fatal for kubelet (WalkDir), but units usually create it in an
-      // ExecStartPre (OpenShift: mkdir --parents /etc/openshift/kubelet.conf.d), which node-check does not replay.
-      return { undecidable: `--config-dir ${dir.path}: ${dir.problem}${dir.missing ? '; kubelet fails unless something creates it before kubelet starts' : ''}`, path: dir.path };
+      // ExecStartPre (OpenShift: mkdir --parents /etc/openshift/kubelet.conf.d): then kubelet finds it
+      // empty and has nothing to merge.
+      if (!configDirCreatedBeforeStart(context.model)) return { undecidable: `--config-dir ${dir.path}: ${dir.problem}${dir.missing ? '; kubelet fails unless something creates it before kubelet starts' : ''}`, path: dir.path };
     }
     const merge = context.dropInMerge;
     if (!merge) return PASS;

@@ -9,7 +9,7 @@
 import type { StartCheck } from '../start-check.js';
 import { PASS } from '../start-check.js';
 import { checkSystemdPreconditions, SYSTEMD_FINDING } from '../../systemd-preconditions/check-systemd.js';
-import { binaryNotInRoot } from '../binaries-in-root.js';
+import { binaryNotInRoot, spawnedPaths } from '../binaries-in-root.js';
 import { isFailure } from '../../systemd-preconditions/outcome.js';
 
 export const systemdStep: StartCheck = {
@@ -21,7 +21,7 @@ export const systemdStep: StartCheck = {
     const { model } = context;
     // A binary the root does not carry is unknown, not missing: an argument list execve refuses
     // still decides (203/EXEC either way), a lookup does not.
-    const notInRoot = [model.service.execStart?.path, model.kubelet?.kubeletPath].filter((p): p is string => p !== undefined && p in model.files && binaryNotInRoot(model, p));
+    const notInRoot = spawnedPaths(model).filter((p) => p in model.files && binaryNotInRoot(model, p));
     const outcomes = checkSystemdPreconditions({ service: model.service, files: model.files, notCarried: notInRoot, ...(model.kubelet ? { kubeletPath: model.kubelet.kubeletPath } : {}), ...(model.nodeMachine ? { nodeMachine: model.nodeMachine } : {}) });
     // A binary the root does not carry is not checked (src/start/binaries-in-root.ts).
     const aboutFiles: readonly string[] = [SYSTEMD_FINDING.envFileMissing, SYSTEMD_FINDING.envFileUnreadable, SYSTEMD_FINDING.argumentListTooLong];
