@@ -72,6 +72,9 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
   for (const path of clientCaCandidates(kubeletConfig, kubelet ? lastValue(kubelet.flags, 'client-ca-file') : undefined)) {
     files[nodePathKey(path)] ??= pathFact(fs, path, { content: true });
   }
+  // Kubelet 1.24-1.30 opens --cloud-config before it initialises an in-tree provider.
+  const cloudConfig = kubelet ? lastValue(kubelet.flags, 'cloud-config') : undefined;
+  if (cloudConfig) files[nodePathKey(cloudConfig)] ??= pathFact(fs, cloudConfig);
   const osRelease = readOsRelease(fs);
   const flavor = decideFlavor({
     versionText: version?.text,
@@ -169,7 +172,8 @@ function clientCaCandidates(facts: KubeletConfigFacts, flag: string | undefined)
     if (!Buffer.isBuffer(content)) continue;
     let parsed: unknown;
     try {
-      parsed = parseYaml(content.toString('utf8'));
+      // Duplicate keys, as MCO's 4.13 kubelet.conf has in featureGates, are no error to go-yaml v2.
+      parsed = parseYaml(content.toString('utf8'), { uniqueKeys: false });
     } catch {
       continue; // the config step reports it
     }

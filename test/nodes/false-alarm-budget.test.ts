@@ -17,7 +17,8 @@ const readme = fs.readFileSync(path.resolve(here, '../../README.md'), 'utf8');
 
 interface GeneratedCase {
   readonly unit: string;
-  readonly expect: Readonly<Record<string, { readonly kubeletWillStart: boolean; readonly findingId?: string }>>;
+  /** `nodeCheck`: node-check's documented answer where it cannot match kubelet (test/fixtures/README.md). */
+  readonly expect: Readonly<Record<string, { readonly kubeletWillStart: boolean; readonly findingId?: string; readonly nodeCheck?: { readonly kubeletWillStart: null; readonly why: string } }>>;
 }
 
 const roots = fs
@@ -29,10 +30,12 @@ const roots = fs
 
 const healthy: { dir: string; minor: string; unit: string }[] = [];
 const broken: { dir: string; minor: string; unit: string; findingId: string }[] = [];
+const documented: { dir: string; minor: string; unit: string; why: string }[] = [];
 for (const dir of roots) {
   const spec = JSON.parse(fs.readFileSync(path.join(dir, 'case.json'), 'utf8')) as GeneratedCase;
   for (const [minor, want] of Object.entries(spec.expect)) {
-    if (want.kubeletWillStart) healthy.push({ dir, minor, unit: spec.unit });
+    if (want.kubeletWillStart && want.nodeCheck) documented.push({ dir, minor, unit: spec.unit, why: want.nodeCheck.why });
+    else if (want.kubeletWillStart) healthy.push({ dir, minor, unit: spec.unit });
     else broken.push({ dir, minor, unit: spec.unit, findingId: want.findingId ?? '' });
   }
 }
@@ -46,6 +49,14 @@ for (const { dir, minor, unit } of healthy) {
     const report = await checkNode({ root: path.join(dir, 'root'), unit, kubeletVersion: `${minor}.0` });
     const errors = report.findings.filter((f) => f.severity === 'error' || (report.kubeletWillStart === null && f.severity === 'warning'));
     t.equal(report.kubeletWillStart, true, `${name(dir)} @${minor}: ${errors.map((f) => `${f.id}: ${f.message}`).join(' | ') || 'no finding'}`);
+  });
+}
+
+// Where node-check documents that it cannot match kubelet: "cannot tell", never kubelet's opposite.
+for (const { dir, minor, unit, why } of documented) {
+  t.test(`${name(dir)} @${minor} starts; node-check cannot tell (${why})`, async (t) => {
+    const report = await checkNode({ root: path.join(dir, 'root'), unit, kubeletVersion: `${minor}.0` });
+    t.equal(report.kubeletWillStart, null, `${name(dir)} @${minor}: the documented answer`);
   });
 }
 

@@ -13,21 +13,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { checkNode } from '../../src/check-node.js';
-
-interface CaseFile {
-  readonly description: string;
-  readonly unit: string;
-  /** `nodeCheck`: node-check's documented answer where it cannot match kubelet (test/fixtures/README.md). */
-  readonly expect: Readonly<Record<string, { readonly kubeletWillStart: boolean; readonly nodeCheck?: { readonly kubeletWillStart: null; readonly why: string } }>>;
-}
-
-/**
- * Roots that fail only because a gate the tagged kubelet source registers is missing from
- * node-check's gate tables (being fixed on h/gates): "<distro>/<root>@<minor>". The lead empties
- * this list at merge; an entry that passes fails the test, so it cannot go stale.
- */
-const PENDING_H_GATES: readonly string[] = [];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const generatedDir = path.resolve(here, '../fixtures/generated');
@@ -48,28 +33,7 @@ function listRoots(): { id: string; dir: string }[] {
 const roots = listRoots();
 t.ok(roots.some((r) => r.id.startsWith('kubeadm/')), 'generated kubeadm roots exist');
 
-t.test('every generated healthy root: kubelet will start at each minor its source ran with', async (t) => {
-  for (const { id, dir } of roots) {
-    const spec = JSON.parse(fs.readFileSync(path.join(dir, 'case.json'), 'utf8')) as CaseFile;
-    for (const [minor, want] of Object.entries(spec.expect)) {
-      t.equal(want.kubeletWillStart, true, `${id}@${minor}: a generated root is a healthy node`);
-      const report = await checkNode({ root: path.join(dir, 'root'), unit: spec.unit, kubeletVersion: `${minor}.0` });
-      const label = `${id}@${minor}`;
-      const error = report.findings.find((f) => f.severity === 'error');
-      const why = error ? `${error.id}: ${error.message}` : report.kubeletWillStart === null ? `cannot tell: ${JSON.stringify(report.findings.filter((f) => f.severity !== 'info').map((f) => f.id))}` : '';
-      if (want.nodeCheck) {
-        t.not(report.kubeletWillStart, false, `${label}: never kubelet's opposite`);
-        t.equal(report.kubeletWillStart, want.nodeCheck.kubeletWillStart, `${label}: node-check's documented answer (${want.nodeCheck.why})`);
-        continue;
-      }
-      if (PENDING_H_GATES.includes(label)) {
-        t.not(report.kubeletWillStart, true, `${label}: listed as pending h/gates, so it must still fail (else remove it)`);
-        continue;
-      }
-      t.equal(report.kubeletWillStart, true, `${label}: kubeletWillStart ${why}`);
-    }
-  }
-});
+// Each root's answer is the false-alarm budget's (test/nodes/false-alarm-budget.test.ts).
 
 t.test('the generator writes nothing when an input cannot be read', async (t) => {
   const out = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'node-check-kubeadm-'));

@@ -82,10 +82,10 @@ export function checkCloudProvider(
   if (!inTree) return undefined;
   const name = input.cloudProvider;
   if (name === 'external') return undefined;
-  // OpenShift's kubelet is built from openshift/kubernetes; which in-tree providers its 1.24-1.30
-  // builds still register (OpenShift moved clouds to external CCMs release by release) was not
-  // read, so an in-tree name there is not decided.
-  if (flavor === 'openshift' && name !== '' && minor <= 30) {
+  // OpenShift's kubelet links the same in-tree providers as upstream at each minor it was read for:
+  // pkg/cloudprovider/providers/providers.go of the fork as openshift/microshift vendors it at
+  // release-4.12 (1.25) through release-4.17 (1.30). No release was read for 1.24.
+  if (flavor === 'openshift' && name !== '' && minor < 25) {
     return { undecidable: `OpenShift's kubelet 1.${minor} may still carry the in-tree provider ${goQuote(name)}; not modelled` };
   }
 

@@ -25,6 +25,7 @@ import { checkEvictionHard } from '../../kubelet/node-setup/eviction.js';
 import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
 import { goSprintf, RUN_WRAP } from '../../kubelet/data/start-sequence.js';
 import { nodePathKey } from '../../credentials/registration.js';
+import type { PathFact } from '../../model/node.js';
 
 /** Host checks by the start step they belong to (kernel tunables fail only after start). */
 const HOST_STEP: Readonly<Record<string, StartStepId | 'post-start'>> = {
@@ -55,6 +56,16 @@ export const postStartStep: StartCheck = {
   run: (context) => decide(context, ordered(context).filter((o) => o.step === 'post-start')),
 };
 
+/**
+ * Whether Go's os.Open (O_RDONLY) succeeds for root on this path: it does for any file or
+ * directory that exists; a missing one is ENOENT; a FIFO or device, or another error, is not known.
+ */
+function opensAsRoot(fact: PathFact | undefined): boolean | undefined {
+  if (!fact) return undefined;
+  if (!fact.exists) return fact.code === 'ENOENT' || fact.code === 'ENOTDIR' ? false : undefined;
+  return fact.type === 'other' ? undefined : true;
+}
+
 function ordered(context: StartContext): Ordered[] {
   const config = context.effectiveConfig;
   const flags = context.model.kubelet?.flags;
@@ -66,9 +77,11 @@ function ordered(context: StartContext): Ordered[] {
   const cloudConfigFile = flags ? lastValue(flags, 'cloud-config') : undefined;
   const nodeIP = flags ? lastValue(flags, 'node-ip') : undefined;
   const providerCloud = cloudOfMachine(context, cloudProvider);
+  const cloudConfigOpens = cloudConfigFile ? opensAsRoot(context.model.files[nodePathKey(cloudConfigFile)]) : undefined;
   const setup = evaluateNodeSetup(context.minor, {
     ...(cloudProvider !== undefined ? { cloudProvider } : {}),
     ...(cloudConfigFile !== undefined ? { cloudConfigFile } : {}),
+    ...(cloudConfigOpens !== undefined ? { cloudConfigOpens } : {}),
     ...(providerCloud !== undefined ? { providerCloud } : {}),
     ...(nodeIP !== undefined ? { nodeIP } : {}),
     ...(map('kubeReserved') ? { kubeReserved: map('kubeReserved') } : {}),

@@ -15,8 +15,11 @@ t.test('OpenShift: --cloud-provider= (empty) and external are accepted everywher
   t.equal(checkCloudProvider(37, { cloudProvider: 'aws' }, gateOn), undefined);
 });
 
-t.test('OpenShift: an in-tree name up to 1.30 is not decided (carry patches not read)', async (t) => {
-  t.ok(isUndecidable(checkCloudProvider(27, { cloudProvider: 'aws' }, gateOff, 'openshift')));
+t.test("OpenShift: the fork links upstream's in-tree providers from 1.25 (read); 1.24 is not decided", async (t) => {
+  for (const [minor, name] of [[25, 'openstack'], [26, 'aws'], [27, 'azure'], [30, 'gce']] as const) {
+    t.same(checkCloudProvider(minor, { cloudProvider: name }, gateOff, 'openshift'), checkCloudProvider(minor, { cloudProvider: name }, gateOff, 'upstream'), `1.${minor} ${name}: as upstream`);
+  }
+  t.ok(isUndecidable(checkCloudProvider(24, { cloudProvider: 'aws' }, gateOff, 'openshift')));
   t.equal(checkCloudProvider(27, { cloudProvider: 'external' }, gateOff, 'openshift'), undefined);
   t.equal((checkCloudProvider(31, { cloudProvider: 'aws' }, gateOff, 'openshift') as { findingId: string }).findingId, 'cloud-provider-disabled');
 });
