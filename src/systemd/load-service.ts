@@ -4,7 +4,7 @@
  * pure modules next to this one.
  */
 import { goErrnoText, type RootFs } from '../host/root-fs.js';
-import type { ExecCommand, ServiceModel, UnitDiagnostic } from '../model/service.js';
+import type { ExecCommand, ServiceModel, UnitDiagnostic, UnitLoadState } from '../model/service.js';
 import { pickDropIns, type DirectoryListing } from './dropin-selection.js';
 import { effectiveEnvironment } from './effective-environment.js';
 import { expandArgv } from './env-expand.js';
@@ -22,13 +22,16 @@ export interface LoadServiceOptions {
   readonly systemdVersion?: number;
 }
 
+const LOADED: UnitLoadState = { state: 'loaded' };
+
 /** node-check's own limit for a unit file or drop-in (systemd has none beyond 1 MiB per line). */
 const UNIT_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 export function loadService(fs: RootFs, unitName: string, options: LoadServiceOptions = {}): ServiceModel {
   const systemdVersion = options.systemdVersion ?? detectSystemdVersion(fs);
   const rules = rulesFor(systemdVersion);
-  const base = { unitName, dropInPaths: [] as string[], environment: {}, environmentFiles: [], ...(systemdVersion !== undefined ? { systemdVersion } : {}) };
+  // Until the files are read the unit counts as loaded; a fatal diagnostic then makes the answer unknown.
+  const base = { unitName, dropInPaths: [] as string[], environment: {}, environmentFiles: [], load: LOADED, ...(systemdVersion !== undefined ? { systemdVersion } : {}) };
   const fatal = (message: string, extra: Partial<ServiceModel> = {}): ServiceModel => ({ ...base, ...extra, diagnostics: [{ severity: 'fatal', message }] });
 
   const unit = parseUnitName(unitName);
@@ -37,7 +40,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
   if (lookup.kind === 'not-found') return fatal(`unit ${unitName} not found in ${UNIT_SEARCH_PATHS.join(', ')}`);
   if (lookup.kind === 'unreadable') return fatal(`cannot read ${lookup.path}: ${goErrnoText(lookup.code)}`);
   const fragmentPath = lookup.path;
-  if (isMaskedPath(fs, fragmentPath)) return fatal(`unit is masked: ${fragmentPath} is empty or a link to /dev/null`, { fragmentPath, masked: true });
+  if (isMaskedPath(fs, fragmentPath)) return fatal(`unit is masked: ${fragmentPath} is empty or a link to /dev/null`, { fragmentPath, load: { state: 'masked' } });
 
   const diagnostics: UnitDiagnostic[] = [];
   const fragment = readUnitFile(fs, fragmentPath, rules, diagnostics, 'fragment');
@@ -63,7 +66,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
     return { ...base, fragmentPath, dropInPaths, diagnostics: [...diagnostics, ...[fragment, ...dropIns].flatMap((f) => f.diagnostics)] };
   }
 
-  const settings = collectServiceSettings([fragment, ...dropIns], unit, { colonPrefix: rules.execColonPrefix });
+  const settings = collectServiceSettings([fragment, ...dropIns], unit, { colonPrefix: rules.execColonPrefix, ...(systemdVersion !== undefined ? { systemdVersion } : {}) });
   diagnostics.push(...settings.diagnostics);
   const envFiles = loadEnvironmentFiles(fs, unitName, settings.environmentFiles, rules.envCommentBackslashContinues);
   diagnostics.push(...envFiles.diagnostics);
@@ -89,6 +92,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
     ...base,
     fragmentPath,
     dropInPaths,
+    load: settings.load,
     execStartPreCount: settings.execStartPreCount,
     ...(execStart ? { execStart } : {}),
     environment: Object.fromEntries(env),
