@@ -12,6 +12,8 @@ export type ErrnoCode = 'ENOENT' | 'ENOTDIR' | 'ELOOP' | 'EACCES' | 'ENAMETOOLON
 
 export interface StatFacts {
   readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  /** For 'other': which kind of special file (systemd treats each differently as a unit file). */
+  readonly special?: 'fifo' | 'socket' | 'char-device' | 'block-device';
   readonly mode: number;
   readonly uid: number;
   readonly gid: number;
@@ -304,6 +306,7 @@ function statResult(st: Stats): StatResult {
   return {
     ok: true,
     type: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other',
+    ...(st.isFIFO() ? { special: 'fifo' } : st.isSocket() ? { special: 'socket' } : st.isCharacterDevice() ? { special: 'char-device' } : st.isBlockDevice() ? { special: 'block-device' } : {}),
     mode: st.mode & 0o7777,
     uid: st.uid,
     gid: st.gid,

@@ -38,8 +38,8 @@ export interface UnitRefusal {
    * returned -ENOEXEC, 'error' for any other error of config_parse (its errno in `errno`).
    */
   readonly loadState: 'bad-setting' | 'error';
-  /** Who refused: the parser (config_parse, logged as "<file>:<line>: …") or service_verify() ("<unit>: …"). */
-  readonly by: 'config_parse' | 'service_verify';
+  /** Who refused: the parser (config_parse, logged as "<file>:<line>: …"), service_verify() or the load itself ("<unit>: …"). */
+  readonly by: 'config_parse' | 'service_verify' | 'unit_load';
   /** The errno of a load 'error' ("EBADMSG" for a bad section header, "EINVAL" for a line without "=" on v239). */
   readonly errno?: string;
   /** What PID 1 logs when it loads the unit (without the "<unit>: " or "<file>:<line>: " prefix). */

@@ -274,7 +274,7 @@ function argumentListUndecidable(input: SystemdPreconditionInput, path: string, 
 function refusedUnitFailure(service: ServiceModel, refusal: UnitRefusal, version: number | undefined): PreconditionFailure {
   const unit = service.unitName;
   const where = refusal.source ? `${refusal.source.file}:${refusal.source.line}` : (service.fragmentPath ?? unit);
-  const first = refusal.by === 'service_verify' ? `${unit}: ${refusal.reason}` : `${where}: ${refusal.reason}`;
+  const first = refusal.by === 'config_parse' ? `${where}: ${refusal.reason}` : `${unit}: ${refusal.reason}`;
   const errorText = refusal.errno !== undefined ? (strerror(refusal.errno) ?? refusal.errno) : undefined;
   const startError =
     refusal.loadState === 'bad-setting'

@@ -55,6 +55,7 @@ const STRERROR: Readonly<Record<string, string>> = {
   E2BIG: 'Argument list too long',
   EBADMSG: 'Bad message',
   EINVAL: 'Invalid argument',
+  ENXIO: 'No such device or address',
 };
 
 /**

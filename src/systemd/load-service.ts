@@ -10,7 +10,8 @@ import { effectiveEnvironment } from './effective-environment.js';
 import { expandArgv } from './env-expand.js';
 import { findUnitFile } from './find-unit-file.js';
 import { loadEnvironmentFiles } from './load-environment-files.js';
-import { isMaskedPath } from './masked-path.js';
+import { unitFileKind } from './masked-path.js';
+import { strerror } from '../systemd-preconditions/outcome.js';
 import { collectServiceSettings } from './service-settings.js';
 import { detectSystemdVersion, rulesFor, type VersionRules } from './systemd-version.js';
 import { LEGACY_UNIT_FILE_DIALECT, parseUnitFile, type ParsedUnitFile } from './unit-file.js';
@@ -36,11 +37,23 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
 
   const unit = parseUnitName(unitName);
   if (!unit) return fatal(`"${unitName}" is not a valid unit name`);
-  const lookup = findUnitFile(fs, unit);
+  const lookup = findUnitFile(fs, unit, systemdVersion);
   if (lookup.kind === 'not-found') return fatal(`unit ${unitName} not found in ${UNIT_SEARCH_PATHS.join(', ')}`);
   if (lookup.kind === 'unreadable') return fatal(`cannot read ${lookup.path}: ${goErrnoText(lookup.code)}`);
+  if (lookup.kind === 'cannot-tell') return fatal(lookup.why, { fragmentPath: lookup.path });
   const fragmentPath = lookup.path;
-  if (isMaskedPath(fs, fragmentPath)) return fatal(`unit is masked: ${fragmentPath} is empty or a link to /dev/null`, { fragmentPath, load: { state: 'masked' } });
+  const fragmentKind = unitFileKind(fs, fragmentPath, systemdVersion);
+  switch (fragmentKind.kind) {
+    case 'read':
+      break;
+    case 'masked':
+      return fatal(`unit is masked: ${fragmentPath} is empty, a character device or a link to /dev/null`, { fragmentPath, load: { state: 'masked' } });
+    case 'cannot-tell':
+      return fatal(fragmentKind.why, { fragmentPath });
+    case 'open-fails':
+      // unit_load_fragment (v252) logs "<unit>: Failed to open <path>: %m"; the unit is in LoadState=error.
+      return { ...base, fragmentPath, load: { state: 'refused', refusal: { loadState: 'error', by: 'unit_load', errno: fragmentKind.errno, reason: `Failed to open ${fragmentPath}: ${strerror(fragmentKind.errno)}` } }, diagnostics: [] };
+  }
 
   const diagnostics: UnitDiagnostic[] = [];
   const fragment = readUnitFile(fs, fragmentPath, rules, diagnostics, 'fragment');
@@ -56,7 +69,17 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
   }
   for (const candidate of pickDropIns(listings)) {
     // A masked drop-in still hides same-named ones in lower-priority directories; it adds nothing.
-    if (isMaskedPath(fs, candidate.path)) continue;
+    const kind = unitFileKind(fs, candidate.path, systemdVersion);
+    if (kind.kind === 'masked') continue;
+    if (kind.kind === 'cannot-tell') {
+      diagnostics.push({ severity: 'fatal', file: candidate.path, message: kind.why });
+      continue;
+    }
+    if (kind.kind === 'open-fails') {
+      // unit_load_dropin does not look at config_parse's result: the drop-in is skipped.
+      diagnostics.push({ severity: 'warning', file: candidate.path, message: `${candidate.path}: Failed to open configuration file: ${strerror(kind.errno)}; systemd skips this drop-in` });
+      continue;
+    }
     const parsed = readUnitFile(fs, candidate.path, rules, diagnostics, 'drop-in');
     if (!parsed) continue;
     dropIns.push(parsed);
