@@ -38,11 +38,13 @@ export function cannotDecide(message: string, cause: UndecidedCause, path?: stri
 export function contextFindings(model: NodeModel, version: KubeletVersion | undefined, fallback?: FallbackStatus): Finding[] {
   const findings: Finding[] = [];
   const { service } = model;
+  // A unit systemd does not load is refused whatever else holds: evaluate says so.
+  const notLoaded = service.load.state !== 'loaded';
   if (fallback?.active) findings.push(fallbackActive(fallback));
 
   for (const diagnostic of service.diagnostics) {
     const where = diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ''}: ` : '';
-    if (diagnostic.severity === 'fatal' && service.masked) continue; // systemd refuses: evaluate says so
+    if (diagnostic.severity === 'fatal' && notLoaded) continue;
     if (diagnostic.severity === 'fatal') {
       findings.push(cannotDecide(`${where}${diagnostic.message}`, 'unit', diagnostic.file));
     } else {
@@ -55,7 +57,7 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
       });
     }
   }
-  if (findings.some((f) => f.id === 'cannot-decide') || service.masked) return findings;
+  if (findings.some((f) => f.id === 'cannot-decide') || notLoaded) return findings;
 
   if (!service.execStart) {
     return [...findings, cannotDecide(`${service.unitName} has no ExecStart= (in ${service.fragmentPath ?? 'any unit file'} or its drop-ins), so there is no kubelet command line to check.`, 'unit', service.fragmentPath)];

@@ -73,8 +73,8 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
     providers,
   });
 
-  const masked = maskedUnit(model);
-  if (masked) return { ...base, kubeletWillStart: false, kubelet: kubeletSection([]), findings: withOwnersWays(model, orderBySeverity([masked, ...findings])) };
+  const notLoaded = unitNotLoaded(model);
+  if (notLoaded) return { ...base, kubeletWillStart: false, kubelet: kubeletSection([]), findings: withOwnersWays(model, orderBySeverity([notLoaded, ...findings])) };
 
   const undecided = findings.some((f) => f.id === 'cannot-decide');
   if (undecided || !model.kubelet || !modelled) {
@@ -120,9 +120,9 @@ export function tokenGateEnabled(model: NodeModel, traits: KubeletTraits): boole
   return new StartContext(model, traits.minor, traits, flavorOf(model).flavor).gateEnabled(TOKEN_GATE);
 }
 
-/** A masked unit: systemd refuses to start it whatever kubelet would do (no version matters). */
-function maskedUnit(model: NodeModel): Finding | undefined {
-  if (!model.service.masked) return undefined;
+/** A masked or refused unit: systemd refuses to start it whatever kubelet would do (no version matters). */
+function unitNotLoaded(model: NodeModel): Finding | undefined {
+  if (model.service.load.state === 'loaded') return undefined;
   const failure = checkSystemdPreconditions({ service: model.service, files: model.files }).find(isFailure);
   return failure ? { ...failureToFinding(failure), kubeletLogLine: failure.kubeletError } : undefined;
 }

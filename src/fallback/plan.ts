@@ -279,10 +279,10 @@ function verifyDropIn(model: NodeModel, text: string, rewrite: ExecRewrite): str
     if (parsed.stopped || parsed.diagnostics.length > 0 || keys.join(',') !== 'Service/ExecStart,Service/ExecStart' || parsed.assignments[0]!.value !== '') {
       return `systemd ${version} would not read the drop-in as one ExecStart= reset and one command`;
     }
-    const exec = parseExecValue(parsed.assignments[1]!.value, parsed.assignments[1]!.source, unitName, { colonPrefix: rules.execColonPrefix });
+    const exec = parseExecValue(parsed.assignments[1]!.value, parsed.assignments[1]!.source, unitName, { colonPrefix: rules.execColonPrefix, systemdVersion: version });
     const command = exec.commands[0];
-    if (exec.refusal || exec.commands.length !== 1 || !command || exec.diagnostics.length > 0) {
-      return `systemd ${version} would not accept the new ExecStart= (${exec.refusal ?? exec.diagnostics[0]?.message ?? 'not one command'})`;
+    if (exec.kind === 'refused' || exec.commands.length !== 1 || !command || exec.diagnostics.length > 0) {
+      return `systemd ${version} would not accept the new ExecStart= (${exec.kind === 'refused' ? exec.refusal : (exec.diagnostics[0]?.message ?? 'not one command')})`;
     }
     if (command.prefixes !== original.prefixes || (original.path !== undefined && command.path !== original.path)) {
       return `systemd ${version} would run a different executable`;

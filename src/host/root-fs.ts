@@ -6,14 +6,14 @@
  */
 import { type Stats, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, posix, resolve as pathResolve } from 'node:path';
-
-/** Linux allows 40 symlinks per lookup (MAXSYMLINKS); past that, ELOOP. */
-const MAX_SYMLINKS = 40;
+import { walkPath, type PathView } from './path-walk.js';
 
 export type ErrnoCode = 'ENOENT' | 'ENOTDIR' | 'ELOOP' | 'EACCES' | 'ENAMETOOLONG' | 'EISDIR' | 'EIO' | 'EFBIG' | string;
 
 export interface StatFacts {
   readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  /** For 'other': which kind of special file (systemd treats each differently as a unit file). */
+  readonly special?: 'fifo' | 'socket' | 'char-device' | 'block-device';
   readonly mode: number;
   readonly uid: number;
   readonly gid: number;
@@ -63,7 +63,10 @@ export class RootFs {
     this.root = pathResolve(root);
     this.isHostRoot = this.root === '/';
     this.directories = !this.isHostRoot && PROC_FD ? new Set() : undefined;
+    this.diskView = this.diskViewOf(this.root);
   }
+
+  private readonly diskView: PathView<DiskEntry>;
 
   /**
    * Resolves a node path (absolute, or relative to "/" as systemd starts kubelet there) to a path
@@ -74,64 +77,47 @@ export class RootFs {
     // A NUL cannot be in a path: Go's syscall layer answers EINVAL ("invalid argument"); Node would
     // throw ERR_INVALID_ARG_VALUE (issue 10, item 12).
     if (nodePath.includes('\0')) return { ok: false, code: 'EINVAL' };
-    // No lexical cleaning: "l/../x" follows l first, as the kernel does (issue 10, item 8).
     const raw = nodePath.startsWith('/') ? nodePath : `/${nodePath}`;
     if (this.isHostRoot) return { ok: true, hostPath: raw, nodePath: posix.resolve(raw) };
-    const pending = raw.split('/').filter(Boolean);
-    // The components resolved so far, and beside each its host path (the parts are plain names
-    // here: '.', '..' and empty ones are handled below, so a concatenation is path.join's result).
-    const resolved: string[] = [];
-    const hostPaths: string[] = [];
-    let links = 0;
-    let lastIsFile = false;
-    while (pending.length > 0) {
-      const part = pending.shift()!;
-      if (part === '.') continue;
-      if (part === '..') {
-        resolved.pop();
-        hostPaths.pop();
-        continue;
-      }
-      const hostPath = `${hostPaths.length === 0 ? this.root : hostPaths[hostPaths.length - 1]}/${part}`;
-      const isLast = pending.length === 0;
-      if (!isLast && this.directories?.has(hostPath)) {
-        resolved.push(part);
-        hostPaths.push(hostPath);
-        continue;
-      }
+    // No lexical cleaning: "l/../x" follows l first, as the kernel does (src/host/path-walk.ts).
+    const walked = walkPath(this.diskView, raw, followLast);
+    if (!walked.ok) return walked;
+    return walked.lastIs === 'other' && walked.entry.isFile
+      ? { ok: true, hostPath: walked.entry.hostPath, nodePath: walked.nodePath, lastIsFile: true }
+      : { ok: true, hostPath: walked.entry.hostPath, nodePath: walked.nodePath };
+  }
+
+  /** The disk under the root, as the path walk sees it: each entry is its host path. */
+  private diskViewOf(root: string): PathView<DiskEntry> {
+    return {
+    root: { hostPath: root, isFile: false },
+    child: (parent, name, _path, isLast) => {
+      const hostPath = `${parent.hostPath}/${name}`;
+      if (!isLast && this.directories?.has(hostPath)) return { kind: 'directory', entry: { hostPath, isFile: false } };
       let st: Stats | undefined;
       try {
         // ENOENT as undefined: no Error object (with its stack) for the commonest failure. (lstat
         // gives only ENOENT so; ENOTDIR and the rest still throw: test/host/root-fs.test.ts.)
         st = lstatSync(hostPath, NO_THROW_IF_NO_ENTRY);
       } catch (error) {
-        return { ok: false, code: errnoOf(error) };
+        return { code: errnoOf(error) };
       }
-      if (st === undefined) return { ok: false, code: 'ENOENT' };
-      if (st.isSymbolicLink() && (!isLast || followLast)) {
-        if (++links > MAX_SYMLINKS) return { ok: false, code: 'ELOOP' };
-        let target: string;
-        try {
-          target = readlinkSync(hostPath);
-        } catch (error) {
-          return { ok: false, code: errnoOf(error) };
-        }
-        if (target.startsWith('/')) {
-          resolved.length = 0;
-          hostPaths.length = 0;
-        }
-        pending.unshift(...target.split('/').filter(Boolean));
-        continue;
+      if (st === undefined) return { code: 'ENOENT' };
+      if (st.isSymbolicLink()) return { kind: 'link', entry: { hostPath, isFile: false } };
+      if (st.isDirectory()) {
+        if (!isLast) this.directories?.add(hostPath);
+        return { kind: 'directory', entry: { hostPath, isFile: false } };
       }
-      if (!isLast && !st.isDirectory()) return { ok: false, code: 'ENOTDIR' };
-      if (!isLast) this.directories?.add(hostPath);
-      else lastIsFile = st.isFile();
-      resolved.push(part);
-      hostPaths.push(hostPath);
-    }
-    const hostPath = hostPaths.length === 0 ? this.root : hostPaths[hostPaths.length - 1]!;
-    const nodeResolved = '/' + resolved.join('/');
-    return lastIsFile ? { ok: true, hostPath, nodePath: nodeResolved, lastIsFile } : { ok: true, hostPath, nodePath: nodeResolved };
+      return { kind: 'other', entry: { hostPath, isFile: st.isFile() } };
+    },
+    readlink: (link) => {
+      try {
+        return readlinkSync(link.hostPath);
+      } catch (error) {
+        return { code: errnoOf(error) };
+      }
+    },
+    };
   }
 
   /** stat(2): follows symlinks. */
@@ -294,7 +280,8 @@ export class RootFs {
     try {
       this.realRoot ??= realpathSync(this.root);
       let opened = readlinkSync(`/proc/self/fd/${fd}`);
-      if (symlink) opened = dirname(opened);
+      // A symlink opened itself is checked by its directory; the root is its own (it is no symlink).
+      if (symlink && opened !== this.realRoot) opened = dirname(opened);
       return opened === this.realRoot || opened.startsWith(this.realRoot === '/' ? '/' : `${this.realRoot}/`);
     } catch {
       return false;
@@ -303,6 +290,11 @@ export class RootFs {
 }
 
 const NO_THROW_IF_NO_ENTRY = { throwIfNoEntry: false } as const;
+
+interface DiskEntry {
+  readonly hostPath: string;
+  readonly isFile: boolean;
+}
 
 /** What a path that led outside --root at open time reads as (a race, or a bug in resolve). */
 export const OUTSIDE_ROOT = 'EXDEV';
@@ -314,6 +306,7 @@ function statResult(st: Stats): StatResult {
   return {
     ok: true,
     type: st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other',
+    ...(st.isFIFO() ? { special: 'fifo' } : st.isSocket() ? { special: 'socket' } : st.isCharacterDevice() ? { special: 'char-device' } : st.isBlockDevice() ? { special: 'block-device' } : {}),
     mode: st.mode & 0o7777,
     uid: st.uid,
     gid: st.gid,

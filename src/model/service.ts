@@ -19,8 +19,33 @@ export interface UnitDiagnostic extends Partial<SourceLocation> {
    */
   readonly severity: 'fatal' | 'warning';
   readonly message: string;
-  /** True when systemd would refuse to load or start the unit because of this (not credential-related). */
-  readonly systemdRefuses?: boolean;
+}
+
+/**
+ * What systemd's unit loading ends in (its LoadState=, src/core/unit.c unit_load): only a loaded
+ * unit can be started. Every consumer switches on `state`, so a refusal cannot be dropped on the way.
+ */
+export type UnitLoadState =
+  | { readonly state: 'loaded' }
+  /** The unit file is a mask (null_or_empty, src/basic/stat-util.c): every start job is refused. */
+  | { readonly state: 'masked' }
+  /** systemd loaded the files and refused the unit: every start job fails, kubelet never runs. */
+  | { readonly state: 'refused'; readonly refusal: UnitRefusal };
+
+export interface UnitRefusal {
+  /**
+   * systemd's LoadState= after the refusal: 'bad-setting' when the parser or service_verify()
+   * returned -ENOEXEC, 'error' for any other error of config_parse (its errno in `errno`).
+   */
+  readonly loadState: 'bad-setting' | 'error';
+  /** Who refused: the parser (config_parse, logged as "<file>:<line>: …"), service_verify() or the load itself ("<unit>: …"). */
+  readonly by: 'config_parse' | 'service_verify' | 'unit_load';
+  /** The errno of a load 'error' ("EBADMSG" for a bad section header, "EINVAL" for a line without "=" on v239). */
+  readonly errno?: string;
+  /** What PID 1 logs when it loads the unit (without the "<unit>: " or "<file>:<line>: " prefix). */
+  readonly reason: string;
+  /** Where systemd stopped, when one line decides. */
+  readonly source?: SourceLocation;
 }
 
 /** One `ExecStart=` command line, as written and as systemd would execute it. */
@@ -66,8 +91,8 @@ export interface ServiceModel {
   readonly fragmentPath?: string;
   /** Drop-in files in the order systemd applies them (sorted by file name, masked ones removed). */
   readonly dropInPaths: readonly string[];
-  /** True when the unit file is masked (a link to /dev/null, or empty): systemd refuses to start it. */
-  readonly masked?: boolean;
+  /** Whether systemd loads the unit at all: masked and refused units never start. */
+  readonly load: UnitLoadState;
   /** Number of ExecStartPre= commands after resets (decides systemd's 'start-pre' vs 'start' log line). */
   readonly execStartPreCount?: number;
   /** Directories ExecStartPre= `mkdir --parents` creates before kubelet runs (src/systemd/service-settings.ts). */

@@ -9,7 +9,7 @@
  *
  * Lookups walk the path component by component: an overlay entry wins over the root, an overlay
  * directory is merged with the root's directory of the same path, and symlinks (from either) are
- * followed as RootFs does (absolute targets under the root, ".." never above it, 40 links at most).
+ * followed by the same walk as RootFs's (src/host/path-walk.ts: the kernel's rules).
  *
  * It also records what discovery read: `touched` (every path looked up) and `unknownRead` (files
  * whose contents node-check could not tell — a remote source, undecodable data — that discovery
@@ -18,9 +18,9 @@
  */
 import { join, posix } from 'node:path';
 import { RootFs, type DirEntryFacts, type ErrnoCode, type ReadResult, type StatResult } from '../host/root-fs.js';
+import { walkPath, type PathView } from '../host/path-walk.js';
 import type { EntryContents, Layer, LayerEntry } from './ignition.js';
 
-const MAX_SYMLINKS = 40;
 /** Bounds on what a --overlay directory may hold. */
 const MAX_DIR_ENTRIES = 100_000;
 const MAX_DIR_DEPTH = 64;
@@ -33,9 +33,8 @@ type VNode =
   | { readonly kind: 'link'; readonly target: string; readonly layer: string }
   | { readonly kind: 'absent'; readonly layer: string };
 
-type Found =
-  | { readonly ok: true; readonly nodePath: string; readonly overlay?: VNode; readonly baseDir: boolean; readonly baseType?: StatResult }
-  | { readonly ok: false; readonly code: ErrnoCode };
+type FoundEntry = { readonly ok: true; readonly nodePath: string; readonly overlay?: VNode; readonly baseDir: boolean; readonly baseType?: StatResult };
+type Found = FoundEntry | { readonly ok: false; readonly code: ErrnoCode };
 
 export interface LayerProblem {
   readonly layer: string;
@@ -109,7 +108,7 @@ export class OverlayRootFs extends RootFs {
   override resolve(nodePath: string, followLast = true): { ok: true; hostPath: string; nodePath: string } | { ok: false; code: ErrnoCode } {
     const found = this.find(nodePath, followLast);
     if (!found.ok) return found;
-    return { ok: true, hostPath: join(this.root, found.nodePath), nodePath: found.nodePath };
+    return { ok: true, hostPath: found.nodePath === '/' ? this.root : join(this.root, found.nodePath), nodePath: found.nodePath };
   }
 
   override stat(nodePath: string): StatResult {
@@ -155,6 +154,8 @@ export class OverlayRootFs extends RootFs {
     if (!found.ok) return found;
     const node = found.overlay;
     if (node && node.kind !== 'dir') return { ok: false, code: 'ENOTDIR' };
+    // The root's own entry and not a directory there (a file, a device): the root says what readdir fails with.
+    if (!node && !found.baseDir) return this.base.readdir(found.nodePath);
     const entries = new Map<string, DirEntryFacts>();
     if (found.baseDir) {
       const listed = this.base.readdir(found.nodePath);
@@ -289,76 +290,41 @@ export class OverlayRootFs extends RootFs {
   // ---- lookup ----------------------------------------------------------------------------
 
   private find(nodePath: string, followLast: boolean): Found {
-    const pending = posix.resolve('/', nodePath).split('/').filter(Boolean);
-    let resolved = '/';
-    // Whether the root's directory at `resolved` is a real directory whose children count.
-    let baseDir = true;
-    let links = 0;
-    let current: Found = { ok: true, nodePath: '/', baseDir: true, ...this.rootOverlay() };
-    while (pending.length > 0) {
-      const part = pending.shift()!;
-      if (part === '.') continue;
-      if (part === '..') {
-        resolved = posix.dirname(resolved);
-        baseDir = this.baseIsDirChain(resolved);
-        current = { ok: true, nodePath: resolved, baseDir, ...this.overlayAt(resolved) };
-        continue;
-      }
-      const candidate = posix.join(resolved, part);
+    const walked = walkPath(this.view, nodePath, followLast);
+    return walked.ok ? walked.entry : walked;
+  }
+
+  /**
+   * The layers over the root, as the path walk (src/host/path-walk.ts, shared with RootFs) sees
+   * them: an overlay entry wins; the root's entry counts where every directory above it is the
+   * root's own (`baseDir`).
+   */
+  private readonly view: PathView<FoundEntry> = {
+    // No layer places "/" itself (place() skips a path without a last component).
+    root: { ok: true, nodePath: '/', baseDir: true },
+    child: (parent, _name, candidate) => {
       if (this.recording) this.touched.add(candidate);
-      const isLast = pending.length === 0;
       const overlay = this.nodes.get(candidate);
       let baseType: StatResult | undefined;
-      if (!overlay || (overlay.kind === 'dir')) baseType = baseDir ? this.base.lstat(candidate) : { ok: false, code: 'ENOENT' };
-      let kind: 'file' | 'dir' | 'link' | 'other';
+      if (!overlay || overlay.kind === 'dir') baseType = parent.baseDir ? this.base.lstat(candidate) : { ok: false, code: 'ENOENT' };
+      let kind: 'directory' | 'link' | 'other';
       if (overlay) {
-        if (overlay.kind === 'absent') return { ok: false, code: 'ENOENT' };
-        kind = overlay.kind;
+        if (overlay.kind === 'absent') return { code: 'ENOENT' };
+        kind = overlay.kind === 'dir' ? 'directory' : overlay.kind === 'link' ? 'link' : 'other';
       } else {
-        if (!baseType!.ok) return { ok: false, code: baseType!.code };
-        kind = baseType!.type === 'directory' ? 'dir' : baseType!.type === 'symlink' ? 'link' : baseType!.type === 'file' ? 'file' : 'other';
+        if (!baseType!.ok) return { code: baseType!.code };
+        kind = baseType!.type === 'directory' ? 'directory' : baseType!.type === 'symlink' ? 'link' : 'other';
       }
-      if (kind === 'link' && (!isLast || followLast)) {
-        if (++links > MAX_SYMLINKS) return { ok: false, code: 'ELOOP' };
-        const target = overlay && overlay.kind === 'link' ? overlay.target : this.base.readlink(candidate);
-        if (target === undefined) return { ok: false, code: 'EIO' };
-        if (target.startsWith('/')) {
-          resolved = '/';
-          baseDir = true;
-        }
-        pending.unshift(...target.split('/').filter(Boolean));
-        current = { ok: true, nodePath: resolved, baseDir, ...this.overlayAt(resolved) };
-        continue;
-      }
-      if (!isLast && kind !== 'dir') return { ok: false, code: 'ENOTDIR' };
       const baseIsDir = baseType !== undefined && baseType.ok && baseType.type === 'directory';
-      resolved = candidate;
-      baseDir = baseDir && baseIsDir;
-      current = overlay ? { ok: true, nodePath: candidate, overlay, baseDir, ...(baseType ? { baseType } : {}) } : { ok: true, nodePath: candidate, baseDir, baseType: baseType! };
-    }
-    return current;
-  }
-
-  private rootOverlay(): { overlay?: VNode } {
-    const node = this.nodes.get('/');
-    return node ? { overlay: node } : {};
-  }
-
-  private overlayAt(nodePath: string): { overlay?: VNode } {
-    const node = this.nodes.get(nodePath);
-    return node ? { overlay: node } : {};
-  }
-
-  /** After "..": is every component of `dir` a real directory in the root (so its children count)? */
-  private baseIsDirChain(dir: string): boolean {
-    let current = '/';
-    for (const part of dir.split('/').filter(Boolean)) {
-      current = posix.join(current, part);
-      const st = this.base.lstat(current);
-      if (!st.ok || st.type !== 'directory') return false;
-    }
-    return true;
-  }
+      const baseDir = parent.baseDir && baseIsDir;
+      const entry: FoundEntry = overlay ? { ok: true, nodePath: candidate, overlay, baseDir, ...(baseType ? { baseType } : {}) } : { ok: true, nodePath: candidate, baseDir, baseType: baseType! };
+      return { kind, entry };
+    },
+    readlink: (link) => {
+      const target = link.overlay?.kind === 'link' ? link.overlay.target : this.base.readlink(link.nodePath);
+      return target ?? { code: 'EIO' };
+    },
+  };
 
   private isDirectory(found: Extract<Found, { ok: true }>): boolean {
     if (found.overlay) return found.overlay.kind === 'dir';

@@ -13,8 +13,8 @@
  * depend on the kubelet version (kubelet never runs).
  */
 import type { FileTable, PathFact } from '../model/node.js';
-import type { EnvironmentFileRef, ServiceModel } from '../model/service.js';
-import { strerror, type PreconditionFailure, type PreconditionOutcome } from './outcome.js';
+import type { EnvironmentFileRef, ServiceModel, UnitRefusal } from '../model/service.js';
+import { strerror, type PreconditionFailure, type PreconditionOutcome, type PreconditionUndecidable } from './outcome.js';
 import { systemdTexts } from './systemd-texts.js';
 import { argumentListVerdict, type ArgumentListVerdict } from './argument-list.js';
 
@@ -36,8 +36,32 @@ export interface SystemdPreconditionInput {
   readonly systemdVersion?: number;
 }
 
+/**
+ * What a systemd precondition says: a failure, "cannot tell", or nothing about a binary the root
+ * does not carry (src/start/binaries-in-root.ts: neither missing nor present). Each caller
+ * switches over all three (systemdOutcomeKind).
+ */
+export type SystemdOutcome = PreconditionOutcome | NotChecked;
+
+export interface NotChecked {
+  /** Why the fact was not checked. */
+  readonly notChecked: string;
+  readonly path: string;
+}
+
+export type ClassifiedOutcome =
+  | { readonly kind: 'failure'; readonly failure: PreconditionFailure }
+  | { readonly kind: 'undecidable'; readonly undecidable: PreconditionUndecidable }
+  | { readonly kind: 'not-checked'; readonly notChecked: NotChecked };
+
+export function classifyOutcome(outcome: SystemdOutcome): ClassifiedOutcome {
+  if ('notChecked' in outcome) return { kind: 'not-checked', notChecked: outcome };
+  return 'undecidable' in outcome ? { kind: 'undecidable', undecidable: outcome } : { kind: 'failure', failure: outcome };
+}
+
 export const SYSTEMD_FINDING = {
   masked: 'systemd-unit-masked',
+  refused: 'systemd-unit-refused',
   envFileMissing: 'systemd-environment-file-missing',
   envFileUnreadable: 'systemd-environment-file-unreadable',
   execMissing: 'systemd-exec-missing',
@@ -46,22 +70,28 @@ export const SYSTEMD_FINDING = {
   argumentListTooLong: 'systemd-exec-argument-list-too-long',
 } as const;
 
-export function checkSystemdPreconditions(input: SystemdPreconditionInput): PreconditionOutcome[] {
+export function checkSystemdPreconditions(input: SystemdPreconditionInput): SystemdOutcome[] {
   const { service } = input;
   const unit = service.unitName;
   const version = input.systemdVersion ?? service.systemdVersion;
   const texts = systemdTexts(version);
-  const outcomes: PreconditionOutcome[] = [];
+  const outcomes: SystemdOutcome[] = [];
 
-  // src/core/unit.c / dbus-manager: the start job is refused with BUS_ERROR_UNIT_MASKED "Unit %s is masked."
-  if (service.masked) {
-    return [{
-      findingId: SYSTEMD_FINDING.masked,
-      kubeletError: `Unit ${unit} is masked.`,
-      message: `${unit} is masked (${service.fragmentPath ?? 'its unit file'} is empty or a link to /dev/null): systemd refuses to start it ("Failed to start ${unit}: Unit ${unit} is masked."), and nothing starts it at boot.`,
-      remediation: `systemctl unmask ${unit} (or restore its unit file), then systemctl daemon-reload and systemctl start ${unit}.`,
-      ...(service.fragmentPath ? { path: service.fragmentPath } : {}),
-    }];
+  // A unit that did not load is refused when the start job is enqueued (src/core/dbus-unit.c
+  // bus_unit_validate_load_state, v239 and v252): nothing after this runs.
+  switch (service.load.state) {
+    case 'loaded':
+      break;
+    case 'masked':
+      return [{
+        findingId: SYSTEMD_FINDING.masked,
+        kubeletError: `Unit ${unit} is masked.`,
+        message: `${unit} is masked (${service.fragmentPath ?? 'its unit file'} is empty or a link to /dev/null): systemd refuses to start it ("Failed to start ${unit}: Unit ${unit} is masked."), and nothing starts it at boot.`,
+        remediation: `systemctl unmask ${unit} (or restore its unit file), then systemctl daemon-reload and systemctl start ${unit}.`,
+        ...(service.fragmentPath ? { path: service.fragmentPath } : {}),
+      }];
+    case 'refused':
+      return [refusedUnitFailure(service, service.load.refusal, version)];
   }
 
   const envOutcome = environmentFileOutcome(service, texts.taskVerb, texts.verified);
@@ -140,13 +170,18 @@ function envFailure(unit: string, ref: EnvironmentFileRef, errorText: string, ta
  * and "Failed with result 'exit-code'". A failing execve() after a successful lookup (missing ELF
  * loader or script interpreter, wrong architecture) gives only the "Failed at step" line.
  */
-function executableOutcome(input: SystemdPreconditionInput, path: string, prefixes: string, locates: boolean, verified: boolean, args: ArgumentListVerdict): PreconditionOutcome | undefined {
+function executableOutcome(input: SystemdPreconditionInput, path: string, prefixes: string, locates: boolean, verified: boolean, args: ArgumentListVerdict): SystemdOutcome | undefined {
   const unit = input.service.unitName;
-  // Whether the binary is found or not, an argument list execve refuses means 203/EXEC; only the text is open.
-  const unknownBinary = (why: string): PreconditionOutcome => ('tooLong' in args ? argumentListFailure(input, path, args.tooLong, true) : { undecidable: why, path });
-  if (!path.startsWith('/')) return unknownBinary(`ExecStart= of ${unit} runs "${path}", which is not an absolute path; node-check does not search systemd's executable path`);
+  // Whether the binary is found or not, an argument list execve refuses means 203/EXEC (only the
+  // text is open), and one execve may refuse leaves the answer open.
+  const unknownBinary = (why: SystemdOutcome): SystemdOutcome => {
+    if ('tooLong' in args) return argumentListFailure(input, path, args.tooLong, true);
+    if ('undecidable' in args) return argumentListUndecidable(input, path, args.undecidable);
+    return why;
+  };
+  if (!path.startsWith('/')) return unknownBinary({ undecidable: `ExecStart= of ${unit} runs "${path}", which is not an absolute path; node-check does not search systemd's executable path`, path });
   const fact = fileFact(input, path);
-  if (!fact) return unknownBinary(`node-check has no facts about ${path} (ExecStart= of ${unit})`);
+  if (!fact) return unknownBinary({ notChecked: `node-check has no facts about ${path} (ExecStart= of ${unit}): the root does not carry it`, path });
   if (prefixes.includes('-') && !fact.exists) {
     return { undecidable: `ExecStart=-${path}: systemd treats a missing executable with the "-" prefix as "skipping"; what the unit does then is not modelled`, path };
   }
@@ -167,7 +202,7 @@ function executableOutcome(input: SystemdPreconditionInput, path: string, prefix
     // (ENOEXEC, a missing interpreter): fs/exec.c do_execveat_common, 4.18 and 6.x alike.
     return argumentListFailure(input, path, args.tooLong, !verified);
   } else if ('undecidable' in args) {
-    return { undecidable: args.undecidable, path: input.service.execStart?.source.file ?? path };
+    return argumentListUndecidable(input, path, args.undecidable);
   } else {
     execErrno = execveErrno(input, fact);
     if (execErrno === undefined) return undefined;
@@ -220,6 +255,44 @@ function argumentListFailure(input: SystemdPreconditionInput, path: string, why:
     exitStatus: 203,
     ...(inexact ? { inexact: true } : {}),
     systemdResult: 'exit-code',
+    systemdLines: lines,
+  };
+}
+
+/** execve(2) may refuse the argument list (E2BIG) or not: cannot tell, naming the ExecStart= line. */
+function argumentListUndecidable(input: SystemdPreconditionInput, path: string, why: string): PreconditionOutcome {
+  const source = input.service.execStart?.source;
+  return { undecidable: `${why}${source ? ` (ExecStart= at ${source.file}:${source.line})` : ''}`, findingId: SYSTEMD_FINDING.argumentListTooLong, path: source?.file ?? path };
+}
+
+/**
+ * A unit systemd loaded and refused. PID 1 logs why when it loads the unit (service_verify as
+ * "<unit>: …", a parse error as "<file>:<line>: …"); every start job then fails with the load
+ * state's error (src/core/dbus-unit.c bus_unit_validate_load_state; the 'error' text changed in
+ * v240 and v248). kubelet never runs; systemd does not retry.
+ */
+function refusedUnitFailure(service: ServiceModel, refusal: UnitRefusal, version: number | undefined): PreconditionFailure {
+  const unit = service.unitName;
+  const where = refusal.source ? `${refusal.source.file}:${refusal.source.line}` : (service.fragmentPath ?? unit);
+  const first = refusal.by === 'config_parse' ? `${where}: ${refusal.reason}` : `${unit}: ${refusal.reason}`;
+  const errorText = refusal.errno !== undefined ? (strerror(refusal.errno) ?? refusal.errno) : undefined;
+  const startError =
+    refusal.loadState === 'bad-setting'
+      ? `Unit ${unit} has a bad unit file setting.`
+      : version !== undefined && version <= 239
+        ? `Unit ${unit} failed to loaded properly: ${errorText}.`
+        : version !== undefined && version < 248
+          ? `Unit ${unit} failed to load properly: ${errorText}.`
+          : `Unit ${unit} failed to load properly, please adjust/correct and reload service manager: ${errorText}`;
+  const lines = [first, `Failed to start ${unit}: ${startError}`];
+  return {
+    findingId: SYSTEMD_FINDING.refused,
+    kubeletError: first,
+    message: `systemd refuses to load ${unit} (${where}): ${refusal.reason} Every start of the unit fails with "${startError}", so kubelet never runs.`,
+    remediation: `Correct ${where}${refusal.reason.includes('more than one ExecStart=') ? ' (a drop-in that replaces the command must reset it first with an empty "ExecStart=" line)' : ''}, then systemctl daemon-reload and systemctl start ${unit}; \`systemd-analyze verify ${unit}\` shows what systemd refuses.`,
+    path: refusal.source?.file ?? service.fragmentPath ?? unit,
+    ...(version === undefined || (version !== 239 && version !== 252) ? { inexact: true } : {}),
+    systemdResult: refusal.loadState,
     systemdLines: lines,
   };
 }

@@ -33,7 +33,7 @@ export interface PreconditionUndecidable {
 
 export type PreconditionOutcome = PreconditionFailure | PreconditionUndecidable;
 
-export function isFailure(outcome: PreconditionOutcome): outcome is PreconditionFailure {
+export function isFailure(outcome: PreconditionOutcome | { readonly notChecked: string }): outcome is PreconditionFailure {
   return 'kubeletError' in outcome;
 }
 
@@ -53,6 +53,9 @@ const STRERROR: Readonly<Record<string, string>> = {
   ENAMETOOLONG: 'File name too long',
   EIO: 'Input/output error',
   E2BIG: 'Argument list too long',
+  EBADMSG: 'Bad message',
+  EINVAL: 'Invalid argument',
+  ENXIO: 'No such device or address',
 };
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { SourceLocation, UnitDiagnostic } from '../model/service.js';
 import { extractFirstWordAndWarn, WHITESPACE } from './extract-word.js';
-import { expandSpecifiers } from './specifiers.js';
+import { expandSpecifiers, UNKNOWN_SPECIFIER_ERROR } from './specifiers.js';
 import type { UnitName } from './unit-name.js';
 
 export interface ParsedExecCommand {
@@ -24,16 +24,16 @@ export interface ParsedExecCommand {
   readonly noEnvExpand: boolean;
 }
 
-export interface ExecSetting {
-  readonly commands: readonly ParsedExecCommand[];
-  readonly diagnostics: readonly UnitDiagnostic[];
-  /** systemd returns -ENOEXEC: it stops reading this file (a fragment then fails to load). */
-  readonly refusal?: string;
-}
+export type ExecSetting =
+  | { readonly kind: 'commands'; readonly commands: readonly ParsedExecCommand[]; readonly diagnostics: readonly UnitDiagnostic[] }
+  /** systemd returns -ENOEXEC: it stops reading this file (a fragment then fails to load, LoadState=bad-setting). */
+  | { readonly kind: 'refused'; readonly commands: readonly ParsedExecCommand[]; readonly diagnostics: readonly UnitDiagnostic[]; readonly refusal: string };
 
 export interface ExecParseOptions {
   /** The ":" prefix exists (systemd ≥ 243, issue #11654; not in RHEL 8's 239, where ":/path" is refused). */
   readonly colonPrefix?: boolean;
+  /** The node's systemd version (undefined: not known), for the specifiers its table has. */
+  readonly systemdVersion?: number;
 }
 
 const FLAG = { ignore: 1, argv0: 2, noEnv: 4, privileged: 8, noSetuid: 16, ambient: 32, viaShell: 64 } as const;
@@ -44,6 +44,24 @@ export function parseExecValue(rvalue: string, source: SourceLocation, unit: Uni
   const diagnostics: UnitDiagnostic[] = [];
   const at = `${source.file}:${source.line}`;
   const warn = (message: string) => diagnostics.push({ severity: 'warning', ...source, message: `${at}: ${message}` });
+  const done = (): ExecSetting => ({ kind: 'commands', commands, diagnostics });
+  const refused = (refusal: string): ExecSetting => ({ kind: 'refused', commands, diagnostics, refusal });
+  /** Expands a word; undefined when systemd fails it (an unknown specifier). */
+  const expand = (word: string, quoted: boolean): { text: string } | { failure: string } => {
+    const expanded = expandSpecifiers(word, unit, options.systemdVersion);
+    if (expanded.invalid.length > 0) return { failure: `Failed to resolve unit specifiers in ${quoted ? `'${word}'` : word}` };
+    if (expanded.unsure.length > 0) {
+      diagnostics.push({ severity: 'fatal', ...source, message: `${at}: whether systemd${options.systemdVersion === undefined ? ' (version unknown)' : ` ${options.systemdVersion}`} knows the specifier ${expanded.unsure.join(' ')} is not known: if not, it drops this ExecStart= and stops reading the file` });
+    }
+    if (expanded.unresolved.length > 0) warn(`specifier ${expanded.unresolved.join(' ')} is not resolved by node-check; kept as written`);
+    return { text: expanded.text };
+  };
+  /** config_parse_exec on a failed specifier: "Failed to resolve unit specifiers in …[, ignoring]: Invalid slot". */
+  const specifierFailure = (failure: string, ignore: boolean): ExecSetting => {
+    const message = `${failure}${ignore ? ', ignoring' : ''}: ${UNKNOWN_SPECIFIER_ERROR}`;
+    warn(message);
+    return ignore ? done() : refused(message);
+  };
   const extract = { unquote: true, cunescape: true } as const;
   let p: number | undefined = 0;
   let semicolon: boolean;
@@ -80,14 +98,14 @@ export function parseExecValue(rvalue: string, source: SourceLocation, unit: Uni
     const refuse = (message: string): ExecSetting => {
       if (ignore) {
         warn(`${message}, ignoring`);
-        return { commands, diagnostics };
+        return done();
       }
-      return { commands, diagnostics, refusal: message };
+      return refused(message);
     };
     if (flags & FLAG.viaShell) warn('the "|" prefix (run through a shell, systemd ≥ 258) is not modelled; argv is shown as written');
 
-    const pathExpansion = expandSpecifiers(first.word.slice(f), unit);
-    if (pathExpansion.unresolved.length > 0) warn(`specifier ${pathExpansion.unresolved.join(' ')} is not resolved by node-check; kept as written`);
+    const pathExpansion = expand(first.word.slice(f), true);
+    if ('failure' in pathExpansion) return specifierFailure(pathExpansion.failure, ignore);
     const path = pathExpansion.text;
     if (path === '') return refuse(`Empty path in command line: '${rvalue}'`);
     if (!isSafeString(path)) return refuse(`Executable name contains special characters: ${path}`);
@@ -112,11 +130,11 @@ export function parseExecValue(rvalue: string, source: SourceLocation, unit: Uni
       if (word.kind === 'end') break;
       if (word.kind === 'invalid') {
         warn(word.warning);
-        return ignore ? { commands, diagnostics } : { commands, diagnostics, refusal: word.warning };
+        return ignore ? done() : refused(word.warning);
       }
       if (word.warning) warn(word.warning);
-      const expanded = expandSpecifiers(word.word, unit);
-      if (expanded.unresolved.length > 0) warn(`specifier ${expanded.unresolved.join(' ')} is not resolved by node-check; kept as written`);
+      const expanded = expand(word.word, false);
+      if ('failure' in expanded) return specifierFailure(expanded.failure, ignore);
       words.push(expanded.text);
       p = word.next;
     }
@@ -130,7 +148,7 @@ export function parseExecValue(rvalue: string, source: SourceLocation, unit: Uni
       noEnvExpand: (flags & FLAG.noEnv) !== 0,
     });
   } while (semicolon);
-  return { commands, diagnostics };
+  return done();
 }
 
 function isEndOrBlank(text: string, index: number): boolean {

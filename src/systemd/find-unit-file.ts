@@ -15,16 +15,19 @@ export type UnitFileLookup =
   /** `names`: the requested name and any alias targets followed, whose drop-ins also apply. */
   | { readonly kind: 'found'; readonly path: string; readonly names: readonly UnitName[] }
   | { readonly kind: 'not-found' }
-  | { readonly kind: 'unreadable'; readonly path: string; readonly code: string };
+  | { readonly kind: 'unreadable'; readonly path: string; readonly code: string }
+  /** A FIFO, socket or device where a unit file is looked up, on a systemd whose lookup of it is not known. */
+  | { readonly kind: 'cannot-tell'; readonly path: string; readonly why: string };
 
 /** FOLLOW_MAX in unit-file.c. */
 const MAX_ALIAS_HOPS = 8;
 
-export function findUnitFile(fs: RootFs, unit: UnitName): UnitFileLookup {
+export function findUnitFile(fs: RootFs, unit: UnitName, systemdVersion?: number): UnitFileLookup {
+  const findEntry = (name: string) => findEntryIn(fs, name, systemdVersion);
   const names: UnitName[] = [unit];
   let current = unit;
   for (let hops = 0; hops <= MAX_ALIAS_HOPS; hops++) {
-    const entry = findEntry(fs, current.name);
+    const entry = findEntry(current.name);
     if (entry.kind === 'alias') {
       const target = parseUnitName(entry.target);
       if (!target || names.some((n) => n.name === target.name)) return { kind: 'not-found' };
@@ -33,12 +36,12 @@ export function findUnitFile(fs: RootFs, unit: UnitName): UnitFileLookup {
       continue;
     }
     if (entry.kind === 'found') return { kind: 'found', path: entry.path, names };
-    if (entry.kind === 'unreadable') return entry;
+    if (entry.kind === 'unreadable' || entry.kind === 'cannot-tell') return entry;
     // Not found under this name: an instance is served by its template's file.
     if (current.instance !== undefined && current.template !== undefined) {
-      const template = findEntry(fs, current.template);
+      const template = findEntry(current.template);
       if (template.kind === 'found') return { kind: 'found', path: template.path, names };
-      if (template.kind === 'unreadable') return template;
+      if (template.kind === 'unreadable' || template.kind === 'cannot-tell') return template;
     }
     return { kind: 'not-found' };
   }
@@ -49,9 +52,10 @@ type Entry =
   | { readonly kind: 'found'; readonly path: string }
   | { readonly kind: 'alias'; readonly target: string }
   | { readonly kind: 'unreadable'; readonly path: string; readonly code: string }
+  | { readonly kind: 'cannot-tell'; readonly path: string; readonly why: string }
   | { readonly kind: 'none' };
 
-function findEntry(fs: RootFs, name: string): Entry {
+function findEntryIn(fs: RootFs, name: string, systemdVersion: number | undefined): Entry {
   for (const dir of UNIT_SEARCH_PATHS) {
     const candidate = `${dir}/${name}`;
     const st = fs.lstat(candidate);
@@ -60,6 +64,14 @@ function findEntry(fs: RootFs, name: string): Entry {
       return { kind: 'unreadable', path: candidate, code: st.code };
     }
     if (st.type === 'file') return { kind: 'found', path: candidate };
+    if (st.type === 'other') {
+      // v250+ unit_file_build_name_map takes only DT_REG and DT_LNK entries (src/basic/unit-file.c;
+      // systemd-analyze verify 252: a FIFO unit file is "not found"); v239 lists every entry
+      // (manager_build_unit_path_cache) and opens it (open_follow), see masked-path.ts.
+      if (systemdVersion !== undefined && systemdVersion >= 250) continue;
+      if (systemdVersion === 239) return { kind: 'found', path: candidate };
+      return { kind: 'cannot-tell', path: candidate, why: `${candidate} is a ${st.special ?? 'special file'}: systemd 250+ skips it, systemd 239 opens it, and whether this systemd${systemdVersion === undefined ? ' (version unknown)' : ` ${systemdVersion}`} does is not known` };
+    }
     if (st.type !== 'symlink') continue;
     const raw = fs.readlink(candidate);
     if (raw === undefined) continue;

@@ -43,7 +43,6 @@ export function loadEnvironmentFiles(
         diagnostics.push({
           severity: 'warning',
           ...source,
-          systemdRefuses: true,
           message: `systemd will refuse to start the unit: ${unitName}: failed to load environment file ${reason} (EnvironmentFile= at ${source.file}:${source.line})`,
         });
       }

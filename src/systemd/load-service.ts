@@ -4,13 +4,14 @@
  * pure modules next to this one.
  */
 import { goErrnoText, type RootFs } from '../host/root-fs.js';
-import type { ExecCommand, ServiceModel, UnitDiagnostic } from '../model/service.js';
+import type { ExecCommand, ServiceModel, UnitDiagnostic, UnitLoadState } from '../model/service.js';
 import { pickDropIns, type DirectoryListing } from './dropin-selection.js';
 import { effectiveEnvironment } from './effective-environment.js';
 import { expandArgv } from './env-expand.js';
 import { findUnitFile } from './find-unit-file.js';
 import { loadEnvironmentFiles } from './load-environment-files.js';
-import { isMaskedPath } from './masked-path.js';
+import { unitFileKind } from './masked-path.js';
+import { strerror } from '../systemd-preconditions/outcome.js';
 import { collectServiceSettings } from './service-settings.js';
 import { detectSystemdVersion, rulesFor, type VersionRules } from './systemd-version.js';
 import { LEGACY_UNIT_FILE_DIALECT, parseUnitFile, type ParsedUnitFile } from './unit-file.js';
@@ -23,22 +24,37 @@ export interface LoadServiceOptions {
   readonly systemdVersion?: number;
 }
 
+const LOADED: UnitLoadState = { state: 'loaded' };
+
 /** node-check's own limit for a unit file or drop-in (systemd has none beyond 1 MiB per line). */
 const UNIT_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 export function loadService(fs: RootFs, unitName: string, options: LoadServiceOptions = {}): ServiceModel {
   const systemdVersion = options.systemdVersion ?? detectSystemdVersion(fs);
   const rules = rulesFor(systemdVersion);
-  const base = { unitName, dropInPaths: [] as string[], environment: {}, environmentFiles: [], ...(systemdVersion !== undefined ? { systemdVersion } : {}) };
+  // Until the files are read the unit counts as loaded; a fatal diagnostic then makes the answer unknown.
+  const base = { unitName, dropInPaths: [] as string[], environment: {}, environmentFiles: [], load: LOADED, ...(systemdVersion !== undefined ? { systemdVersion } : {}) };
   const fatal = (message: string, extra: Partial<ServiceModel> = {}): ServiceModel => ({ ...base, ...extra, diagnostics: [{ severity: 'fatal', message }] });
 
   const unit = parseUnitName(unitName);
   if (!unit) return fatal(`"${unitName}" is not a valid unit name`);
-  const lookup = findUnitFile(fs, unit);
+  const lookup = findUnitFile(fs, unit, systemdVersion);
   if (lookup.kind === 'not-found') return fatal(`unit ${unitName} not found in ${UNIT_SEARCH_PATHS.join(', ')}`);
   if (lookup.kind === 'unreadable') return fatal(`cannot read ${lookup.path}: ${goErrnoText(lookup.code)}`);
+  if (lookup.kind === 'cannot-tell') return fatal(lookup.why, { fragmentPath: lookup.path });
   const fragmentPath = lookup.path;
-  if (isMaskedPath(fs, fragmentPath)) return fatal(`unit is masked: ${fragmentPath} is empty or a link to /dev/null`, { fragmentPath, masked: true });
+  const fragmentKind = unitFileKind(fs, fragmentPath, systemdVersion);
+  switch (fragmentKind.kind) {
+    case 'read':
+      break;
+    case 'masked':
+      return fatal(`unit is masked: ${fragmentPath} is empty, a character device or a link to /dev/null`, { fragmentPath, load: { state: 'masked' } });
+    case 'cannot-tell':
+      return fatal(fragmentKind.why, { fragmentPath });
+    case 'open-fails':
+      // unit_load_fragment (v252) logs "<unit>: Failed to open <path>: %m"; the unit is in LoadState=error.
+      return { ...base, fragmentPath, load: { state: 'refused', refusal: { loadState: 'error', by: 'unit_load', errno: fragmentKind.errno, reason: `Failed to open ${fragmentPath}: ${strerror(fragmentKind.errno)}` } }, diagnostics: [] };
+  }
 
   const diagnostics: UnitDiagnostic[] = [];
   const fragment = readUnitFile(fs, fragmentPath, rules, diagnostics, 'fragment');
@@ -60,7 +76,17 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
   }
   for (const candidate of pickDropIns(listings)) {
     // A masked drop-in still hides same-named ones in lower-priority directories; it adds nothing.
-    if (isMaskedPath(fs, candidate.path)) continue;
+    const kind = unitFileKind(fs, candidate.path, systemdVersion);
+    if (kind.kind === 'masked') continue;
+    if (kind.kind === 'cannot-tell') {
+      diagnostics.push({ severity: 'fatal', file: candidate.path, message: kind.why });
+      continue;
+    }
+    if (kind.kind === 'open-fails') {
+      // unit_load_dropin does not look at config_parse's result: the drop-in is skipped.
+      diagnostics.push({ severity: 'warning', file: candidate.path, message: `${candidate.path}: Failed to open configuration file: ${strerror(kind.errno)}; systemd skips this drop-in` });
+      continue;
+    }
     const parsed = readUnitFile(fs, candidate.path, rules, diagnostics, 'drop-in');
     if (!parsed) continue;
     dropIns.push(parsed);
@@ -70,7 +96,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
     return { ...base, fragmentPath, dropInPaths, diagnostics: [...diagnostics, ...[fragment, ...dropIns].flatMap((f) => f.diagnostics)] };
   }
 
-  const settings = collectServiceSettings([fragment, ...dropIns], unit, { colonPrefix: rules.execColonPrefix });
+  const settings = collectServiceSettings([fragment, ...dropIns], unit, { colonPrefix: rules.execColonPrefix, ...(systemdVersion !== undefined ? { systemdVersion } : {}) });
   diagnostics.push(...settings.diagnostics);
   const envFiles = loadEnvironmentFiles(fs, unitName, settings.environmentFiles, rules.envCommentBackslashContinues);
   diagnostics.push(...envFiles.diagnostics);
@@ -97,6 +123,7 @@ export function loadService(fs: RootFs, unitName: string, options: LoadServiceOp
     ...base,
     fragmentPath,
     dropInPaths,
+    load: settings.load,
     execStartPreCount: settings.execStartPreCount,
     ...(settings.preStartDirectories.length > 0 ? { preStartDirectories: settings.preStartDirectories } : {}),
     ...(execStart ? { execStart } : {}),

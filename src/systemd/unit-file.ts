@@ -24,7 +24,7 @@ export interface ParsedUnitFile {
    * systemd stopped reading the file here (config_parse returned an error): a fragment then fails
    * to load; for a drop-in the rest of the file is ignored. The caller decides which.
    */
-  readonly stopped?: { readonly line: number; readonly reason: string };
+  readonly stopped?: { readonly line: number; readonly reason: string; readonly errno: 'EBADMSG' | 'EINVAL' };
 }
 
 export interface UnitFileDialect {
@@ -85,9 +85,9 @@ export function parseUnitFile(content: Uint8Array | string, file: string, dialec
       return 'fatal';
     }
     if (l[0] === '[') {
-      if (l[l.length - 1] !== ']') return { line, reason: `Invalid section header '${l}'` };
+      if (l[l.length - 1] !== ']') return { line, reason: `Invalid section header '${l}'`, errno: 'EBADMSG' };
       const name = l.slice(1, -1);
-      if (/[\x00-\x1f\x7f\\"']/.test(name)) return { line, reason: `Bad characters in section header '${l}'` };
+      if (/[\x00-\x1f\x7f\\"']/.test(name)) return { line, reason: `Bad characters in section header '${l}'`, errno: 'EBADMSG' };
       if (KNOWN_SECTIONS.has(name)) {
         section = name;
         sectionIgnored = false;
@@ -105,7 +105,7 @@ export function parseUnitFile(content: Uint8Array | string, file: string, dialec
     const eq = l.indexOf('=');
     if (eq < 0) {
       diagnostics.push({ severity: 'warning', file, line, message: `${file}:${line}: Missing '=', ignoring line.` });
-      return dialect.missingEquals === 'stop' ? { line, reason: "Missing '='" } : undefined;
+      return dialect.missingEquals === 'stop' ? { line, reason: "Missing '='.", errno: 'EINVAL' } : undefined;
     }
     if (eq === 0) {
       diagnostics.push({ severity: 'warning', file, line, message: `${file}:${line}: Missing key name before '=', ignoring line.` });

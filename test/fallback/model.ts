@@ -26,7 +26,7 @@ export function modelOf(spec: ModelSpec): NodeModel {
   const source = spec.source ?? { file: `/etc/systemd/system/${unitName}`, line: 20 };
   const parsed = parseExecValue(spec.execStart, source, parseUnitName(unitName)!);
   const command = parsed.commands[parsed.commands.length - 1];
-  if (!command || parsed.refusal) throw new Error(`test ExecStart does not parse: ${spec.execStart}`);
+  if (!command || parsed.kind === 'refused') throw new Error(`test ExecStart does not parse: ${spec.execStart}`);
   const env = new Map(Object.entries(spec.env ?? {}));
   const argv = command.noEnvExpand ? command.words : expandArgv(command.words, env).argv;
   const located = locateKubelet(argv);
@@ -38,6 +38,7 @@ export function modelOf(spec: ModelSpec): NodeModel {
       unitName,
       fragmentPath: `/etc/systemd/system/${unitName}`,
       dropInPaths: spec.dropInPaths ?? [],
+      load: { state: 'loaded' },
       execStart: { raw: command.raw, source, prefixes: command.prefixes, path: command.path, words: command.words, argv },
       environment: spec.env ?? {},
       environmentFiles: [],

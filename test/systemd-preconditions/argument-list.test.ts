@@ -35,7 +35,7 @@ t.test('the total: over 6 MiB always refused, up to ARG_MAX always accepted, bet
 });
 
 t.test('in the systemd checks: after the binary lookup, before the exec format', async (t) => {
-  const service = (argv: string[]): ServiceModel => ({ unitName: 'kubelet.service', dropInPaths: [], execStart: exec(argv), environment: {}, environmentFiles: [], diagnostics: [], systemdVersion: 252 });
+  const service = (argv: string[]): ServiceModel => ({ unitName: 'kubelet.service', dropInPaths: [], load: { state: 'loaded' }, execStart: exec(argv), environment: {}, environmentFiles: [], diagnostics: [], systemdVersion: 252 });
   const file: PathFact = { exists: true, type: 'file', mode: 0o755, uid: 0, gid: 0, size: 100, elf: { machine: 'aarch64' } } as PathFact;
   const missing = { exists: false, code: 'ENOENT' } as PathFact;
   const tooLong = [KUBELET, of(3 * 1024 * 1024)];
@@ -50,6 +50,10 @@ t.test('in the systemd checks: after the binary lookup, before the exec format',
   t.match(checkSystemdPreconditions({ service: service(tooLong), files: { [KUBELET]: missing } }), [{ findingId: 'systemd-exec-missing' }], 'a missing binary fails its lookup first');
   t.match(checkSystemdPreconditions({ service: service(tooLong), files: {} }), [{ findingId: 'systemd-exec-argument-list-too-long', inexact: true }], 'no facts about the binary: 203/EXEC either way, the text is open');
   t.match(checkSystemdPreconditions({ service: service([KUBELET, of(131072)]), files: { [KUBELET]: { ...file, elf: { machine: 'aarch64' } } as PathFact }, nodeMachine: 'aarch64' }), [{ undecidable: /page size/ }]);
+  // A binary the root does not carry: "not checked", but an argument list execve may refuse still
+  // leaves the answer open, on aarch64 as with the binary present.
+  t.match(checkSystemdPreconditions({ service: service([KUBELET, of(241 * 1024)]), files: {}, nodeMachine: 'aarch64' }), [{ undecidable: /page size.*ExecStart= at \/etc\/systemd\/system\/kubelet.service/, findingId: 'systemd-exec-argument-list-too-long', path: '/etc/systemd/system/kubelet.service' }]);
+  t.match(checkSystemdPreconditions({ service: service([KUBELET, of(1000)]), files: {}, nodeMachine: 'aarch64' }), [{ notChecked: /no facts about \/usr\/bin\/kubelet/ }]);
 });
 
 t.test('the kernel this runs on refuses what the verdict calls certain (execve, for real)', async (t) => {

@@ -5,8 +5,8 @@ import t from 'tap';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadService } from '../../src/systemd/load-service.js';
-import { checkSystemdPreconditions } from '../../src/systemd-preconditions/check-systemd.js';
-import { failureToFinding, isFailure, type PreconditionFailure, type PreconditionOutcome } from '../../src/systemd-preconditions/outcome.js';
+import { checkSystemdPreconditions, type SystemdOutcome } from '../../src/systemd-preconditions/check-systemd.js';
+import { failureToFinding, isFailure, type PreconditionFailure } from '../../src/systemd-preconditions/outcome.js';
 import { systemdTexts } from '../../src/systemd-preconditions/systemd-texts.js';
 import { collectExecFacts } from '../../src/discover/host-facts.js';
 import { makeTempRoot, type TempRootSpec } from '../systemd/temp-root.js';
@@ -36,13 +36,13 @@ function node(t: { teardown(fn: () => void): void }, spec: NodeSpec): RootFs {
   return rootFs;
 }
 
-function check(rootFs: RootFs, version: number, kubeletPath?: string): PreconditionOutcome[] {
+function check(rootFs: RootFs, version: number, kubeletPath?: string): SystemdOutcome[] {
   const service = loadService(rootFs, 'kubelet.service', { systemdVersion: version });
   const files = collectExecFacts(rootFs, service, kubeletPath);
   return checkSystemdPreconditions({ service, files, ...(kubeletPath ? { kubeletPath } : {}), nodeMachine: 'x86_64' });
 }
 
-const failure = (outcomes: PreconditionOutcome[]): PreconditionFailure => {
+const failure = (outcomes: SystemdOutcome[]): PreconditionFailure => {
   const first = outcomes.find(isFailure);
   if (!first) throw new Error(`no failure in ${JSON.stringify(outcomes)}`);
   return first;
@@ -179,6 +179,7 @@ t.test('an environment file node-check cannot judge is cannot-tell, unless a lat
   const service = {
     unitName: 'kubelet.service',
     dropInPaths: [],
+    load: { state: 'loaded' as const },
     environment: {},
     diagnostics: [],
     execStartPreCount: 1,

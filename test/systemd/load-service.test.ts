@@ -165,7 +165,6 @@ t.test('a missing optional environment file is fine; a missing required one make
   );
   t.equal(m.diagnostics.length, 1);
   t.equal(m.diagnostics[0]!.severity, 'warning');
-  t.equal(m.diagnostics[0]!.systemdRefuses, true);
   t.match(m.diagnostics[0]!.message, /^systemd will refuse to start the unit: .*\/etc\/required\.env: no such file or directory/);
   t.same(m.execStart?.argv, ['/usr/bin/kubelet']);
   t.same(m.execStart?.unsetVariables, ['X']);

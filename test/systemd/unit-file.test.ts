@@ -119,13 +119,13 @@ t.test('lines that are not assignments get warnings with file:line and are ignor
 t.test('systemd 239 stops reading at a line without "="', async (t) => {
   const parsed = parseUnitFile('[Service]\nA=1\njust words\nB=2\n', F, LEGACY_UNIT_FILE_DIALECT);
   t.same(parsed.assignments.map((a) => a.key), ['A']);
-  t.same(parsed.stopped, { line: 3, reason: "Missing '='" });
+  t.same(parsed.stopped, { line: 3, reason: "Missing '='.", errno: 'EINVAL' });
 });
 
 t.test('an invalid section header stops reading the file', async (t) => {
   const parsed = parseUnitFile('[Service]\nA=1\n[Service\nB=2\n', F);
   t.same(parsed.assignments.map((a) => a.key), ['A']);
-  t.same(parsed.stopped, { line: 3, reason: "Invalid section header '[Service'" });
+  t.same(parsed.stopped, { line: 3, reason: "Invalid section header '[Service'", errno: 'EBADMSG' });
 });
 
 t.test('a NUL byte is fatal and names the file', async (t) => {

@@ -17,6 +17,16 @@ export const HOST_KINDS: readonly FindingKind[] = [
     fix: 'systemctl unmask kubelet.service (or restore the unit file), systemctl daemon-reload, systemctl start kubelet.service.',
   },
   {
+    id: 'systemd-unit-refused',
+    title: 'systemd refuses to load the kubelet unit',
+    severity: 'error',
+    versions: 'all (systemd 239+)',
+    messageId: '63f0e7f5bec24ef9a62da8d95c6d9692',
+    meaning:
+      'systemd read the unit file and its drop-ins and refused the unit: two ExecStart= commands without Type=oneshot (a drop-in that adds a command without resetting the old one with an empty "ExecStart="), no ExecStart= at all, a specifier this systemd does not know ("Failed to resolve unit specifiers … Invalid slot" drops the line and the rest of the unit file), a bad section header. PID 1 logs the reason when it loads the unit ("kubelet.service: Service has more than one ExecStart= setting, which is only allowed for Type=oneshot services. Refusing.") and every start fails with "Unit kubelet.service has a bad unit file setting." (or "failed to load properly"); kubelet never runs and systemd does not retry.',
+    fix: 'Correct the file and line named in the finding (`systemd-analyze verify kubelet.service` shows the same), then systemctl daemon-reload and systemctl start kubelet.service.',
+  },
+  {
     id: 'systemd-environment-file-missing',
     title: 'A required EnvironmentFile= of the kubelet unit does not exist',
     severity: 'error',

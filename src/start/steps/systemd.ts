@@ -1,33 +1,45 @@
 /**
- * What systemd refuses before kubelet runs (src/systemd-preconditions/): a missing non-optional
- * EnvironmentFile= (the unit fails with result 'resources' before any ExecStartPre, so the
- * preflight in kubelet's own unit never sees it: systemd/node-check-precheck.service reports it),
- * an ExecStart= binary that is missing or not executable, an argument list execve(2) refuses
- * (both 203/EXEC). A masked unit is decided in evaluate, since it has no command line at all.
- * These do not depend on the kubelet version.
+ * What systemd refuses before kubelet runs (src/systemd-preconditions/): a unit that is masked or
+ * that systemd refused to load (two ExecStart= lines, an unknown specifier, a bad section header),
+ * a missing non-optional EnvironmentFile= (the unit fails with result 'resources' before any
+ * ExecStartPre, so the preflight in kubelet's own unit never sees it:
+ * systemd/node-check-precheck.service reports it), an ExecStart= binary that is missing or not
+ * executable, an argument list execve(2) refuses (both 203/EXEC). A unit that did not load is also
+ * decided in evaluate, before any kubelet version is looked at. These do not depend on the kubelet
+ * version.
  */
 import type { StartCheck } from '../start-check.js';
 import { PASS } from '../start-check.js';
-import { checkSystemdPreconditions, SYSTEMD_FINDING } from '../../systemd-preconditions/check-systemd.js';
+import { checkSystemdPreconditions, classifyOutcome } from '../../systemd-preconditions/check-systemd.js';
+import type { PreconditionFailure, PreconditionUndecidable } from '../../systemd-preconditions/outcome.js';
 import { binaryNotInRoot, spawnedPaths } from '../binaries-in-root.js';
-import { isFailure } from '../../systemd-preconditions/outcome.js';
 
 export const systemdStep: StartCheck = {
   id: 'systemd-preconditions',
-  title: 'systemd can spawn kubelet (environment files, the ExecStart= binary)',
+  title: 'systemd can spawn kubelet (the unit loads, environment files, the ExecStart= binary)',
   stage: 'systemd',
   appliesTo: () => true,
   run(context) {
     const { model } = context;
-    // A binary the root does not carry is unknown, not missing: an argument list execve refuses
-    // still decides (203/EXEC either way), a lookup does not.
+    // A binary the root does not carry is unknown, not missing (src/start/binaries-in-root.ts):
+    // its lookup is "not checked", while an argument list execve refuses still decides.
     const notInRoot = spawnedPaths(model).filter((p) => p in model.files && binaryNotInRoot(model, p));
     const outcomes = checkSystemdPreconditions({ service: model.service, files: model.files, notCarried: notInRoot, ...(model.kubelet ? { kubeletPath: model.kubelet.kubeletPath } : {}), ...(model.nodeMachine ? { nodeMachine: model.nodeMachine } : {}) });
-    // A binary the root does not carry is not checked (src/start/binaries-in-root.ts).
-    const aboutFiles: readonly string[] = [SYSTEMD_FINDING.envFileMissing, SYSTEMD_FINDING.envFileUnreadable, SYSTEMD_FINDING.argumentListTooLong];
-    const relevant = outcomes.filter((o) => !(o.path && binaryNotInRoot(model, o.path) && !aboutFiles.includes(o.findingId ?? '')));
-    const failure = relevant.find(isFailure);
-    const undecided = relevant.find((o) => !isFailure(o));
+    let failure: PreconditionFailure | undefined;
+    let undecided: PreconditionUndecidable | undefined;
+    for (const outcome of outcomes.map(classifyOutcome)) {
+      switch (outcome.kind) {
+        case 'failure':
+          failure ??= outcome.failure;
+          break;
+        case 'undecidable':
+          undecided ??= outcome.undecidable;
+          break;
+        case 'not-checked':
+          // Reported as notChecked by evaluate (binariesNotChecked); it changes no answer.
+          break;
+      }
+    }
     if (failure) {
       return {
         fail: {
@@ -42,7 +54,7 @@ export const systemdStep: StartCheck = {
         },
       };
     }
-    if (undecided && 'undecidable' in undecided) return { undecidable: undecided.undecidable, ...(undecided.path ? { path: undecided.path } : {}) };
+    if (undecided) return { undecidable: undecided.undecidable, ...(undecided.path ? { path: undecided.path } : {}) };
     return PASS;
   },
 };
