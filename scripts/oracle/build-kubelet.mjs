@@ -141,11 +141,6 @@ export function buildKubelet(minor, { moduleOnly = false, log = (s) => process.s
   // missing one, or one for another tag, is generated again.
   const fresh = !existsSync(goModPath) || !readFileSync(goModPath, 'utf8').includes(`\nrequire k8s.io/kubernetes ${version}\n`);
   if (fresh) writeFileSync(goModPath, wrapperGoMod(minor, version, goMod, newestServedStaging));
-  const mainGo = join(moduleDir, 'kubelet.go');
-  if (!existsSync(mainGo)) {
-    // A blank import keeps `go build` (with -mod=mod) resolving kubelet's whole graph into go.sum.
-    writeFileSync(mainGo, '//go:build tools\n\n// Keeps k8s.io/kubernetes/cmd/kubelet in this module\'s build list (scripts/oracle/build-kubelet.mjs).\npackage tools\n\nimport _ "k8s.io/kubernetes/cmd/kubelet"\n');
-  }
   const out = join(oracleCache(), `kubelet-${version}`, 'kubelet');
   const modFlag = existsSync(join(moduleDir, 'go.sum')) && !fresh ? '-mod=readonly' : '-mod=mod';
   if (moduleOnly) {

@@ -1,7 +1,8 @@
 // Where the oracle's recorded verdicts live, and how kubelet's output becomes a verdict's words.
 import { fileURLToPath } from 'node:url';
 
-export const VERDICTS_DIR = fileURLToPath(new URL('./verdicts/', import.meta.url));
+// NODE_CHECK_ORACLE_VERDICTS points the comparison at another copy (its own tests tamper with one).
+export const VERDICTS_DIR = process.env.NODE_CHECK_ORACLE_VERDICTS ? `${process.env.NODE_CHECK_ORACLE_VERDICTS.replace(/\/$/, '')}/` : fileURLToPath(new URL('./verdicts/', import.meta.url));
 
 export function verdictsPath(minor) {
   return `${VERDICTS_DIR}1.${minor}.json`;
@@ -27,7 +28,7 @@ function unquoteGo(quoted) {
  * `tail` keeps the last lines, headers removed, for audit.
  */
 export function normalizeOutput(output) {
-  const lines = output.split('\n').map((l) => l.replace(/\s+$/, '')).filter(Boolean);
+  const lines = output.split('\n').map((l) => (l === ' >' ? l : l.replace(/\s+$/, ''))).filter(Boolean);
   const stripped = lines.map((l) => l.replace(KLOG_HEADER, ''));
   let logLine = null;
   let error = null;
@@ -39,6 +40,15 @@ export function normalizeOutput(output) {
     for (let i = lines.length - 1; i >= 0; i--) {
       if (!/^[EF]\d{4} /.test(lines[i])) continue;
       logLine = stripped[i];
+      if (logLine.endsWith(' err=<')) {
+        // klog writes a value with newlines as `err=<`, its lines indented by a tab, then ` >`
+        // (k8s.io/klog/v2 internal/serialize): kept as the journal shows it, lines joined by \n.
+        const body = [];
+        for (let j = i + 1; j < lines.length && lines[j] !== ' >'; j++) body.push(lines[j].replace(/^\t/, ''));
+        logLine = [logLine, ...body.map((l) => `\t${l}`), ' >'].join('\n');
+        error = body.join('\n');
+        break;
+      }
       const err = /\berr="((?:[^"\\]|\\.)*)"/.exec(logLine);
       error = err ? unquoteGo(`"${err[1]}"`) : logLine;
       break;
