@@ -64,7 +64,7 @@ function nodeCheckView(root, unit, version) {
     out = String(error.stdout ?? '');
   }
   const report = JSON.parse(out);
-  return { argv: report.kubelet?.argv ?? [], flavor: report.kubeletFlavor?.name };
+  return { argv: report.kubelet?.argv ?? [], flavor: report.kubeletFlavor?.name, firstError: report.findings?.find((f) => f.severity === 'error')?.id };
 }
 
 /** Every endpoint kubelet may dial: the flag's, any containerRuntimeEndpoint/imageServiceEndpoint in the case's files, the default. */
@@ -129,6 +129,9 @@ export async function judgeCase(kase, { minor, version, kubelet, fakecri, timeou
   try {
     const view = nodeCheckView(root, kase.unit, version);
     if (view.flavor === 'openshift') return { caseHash: kase.hash, outcome: 'not-judged', reason: 'node-check reads this node as OpenShift: the upstream kubelet is not its judge' };
+    // systemd's own refusals (missing EnvironmentFile=, ExecStart= binary, masked unit) come before
+    // kubelet runs; the sandbox binds kubelet at ExecStart= and runs the argv itself, so it cannot see them.
+    if (view.firstError?.startsWith('systemd-')) return { caseHash: kase.hash, outcome: 'not-judged', reason: `node-check answers with systemd's refusal (${view.firstError}), which the sandbox does not reproduce` };
     if (view.argv.length === 0) return { caseHash: kase.hash, outcome: 'not-judged', reason: 'the unit has no ExecStart: nothing for kubelet to run' };
     const endpoints = endpointsOf(view.argv, root, kase);
     const run = await runSandbox({ root, kubelet, argv: view.argv, endpoints, fakecri, timeoutMs });
@@ -191,7 +194,7 @@ async function main() {
   for (const kase of cases) {
     const verdict = await judgeCase(kase, context);
     results[kase.id] = verdict;
-    process.stderr.write(`[${++n}/${cases.length}] ${kase.id}: ${verdict.outcome}${verdict.exit != null ? ` ${verdict.exit}` : ''} ${verdict.logLine ?? verdict.reason ?? ''}\n`);
+    process.stderr.write(`[${++n}/${cases.length}] ${kase.id}: ${verdict.outcome}${verdict.exit != null ? ` ${verdict.exit}` : ''} ${(verdict.logLine ?? verdict.reason ?? '').split('\n')[0]}\n`);
   }
   const recording = {
     schema: 1,

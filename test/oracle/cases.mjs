@@ -8,7 +8,7 @@
 // A case's hash covers every file (path, mode, bytes) of its root, so a recorded verdict whose
 // inputs changed is stale. Plain JS, Go-free: used by the comparison in npm test.
 import { createHash } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,41 @@ function credentialConfig(providers, apiVersion = 'kubelet.config.k8s.io/v1') {
 }
 const provider = (name, extra = {}) => ({ name, matchImages: ['*.example.com'], defaultCacheDuration: '10m', apiVersion: 'credentialprovider.kubelet.k8s.io/v1', ...extra });
 const credentialFlags = '--image-credential-provider-config=/etc/kubernetes/credential-provider.json --image-credential-provider-bin-dir=/usr/libexec/kubelet-credential-providers';
+
+// A fixture is a copy of a node's configuration, not of its credentials: most name a kubeconfig
+// and a client CA file they do not carry, and kubelet stops there (its run() and
+// UnsecuredDependencies, cmd/kubelet/app/server.go), before the steps the fixture is about. Its
+// "completed" case adds those files, so kubelet runs on to them: a kubeconfig for an API server
+// that never answers (kubelet does not wait for one before "Started kubelet") and a CA
+// certificate with no key anywhere.
+const ORACLE_CA = "-----BEGIN CERTIFICATE-----\nMIIBlTCCATugAwIBAgIUcZZuMQD6fX5EnHAt8nuyhR9zV+kwCgYIKoZIzj0EAwIw\nHzEdMBsGA1UEAwwUbm9kZS1jaGVjay1vcmFjbGUtY2EwIBcNMjYxMjAxMTk0NzI0\nWhgPMjEyNjExMDcxOTQ3MjRaMB8xHTAbBgNVBAMMFG5vZGUtY2hlY2stb3JhY2xl\nLWNhMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEw3gMH+KqcRh8LfWjc6Y0RjYY\ntJRymNBvVD0isUeCjOb6VNLjap4rBGRbeCN4pGK+AH/5Otd2iIhftybDwxS9V6NT\nMFEwHQYDVR0OBBYEFKrYWbckb394YFE32M/v8ZHX1xarMB8GA1UdIwQYMBaAFKrY\nWbckb394YFE32M/v8ZHX1xarMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwID\nSAAwRQIhAMIaMWwArP2KXBQyuGISFH3Lir4WiHl0MyscI2XpRShVAiBJVJ4hC+14\n4qRsI9va11U41vbwsANkMh1i495NC5Sz0Q==\n-----END CERTIFICATE-----\n";
+const UNREACHABLE_KUBECONFIG = `apiVersion: v1
+kind: Config
+clusters:
+- name: oracle
+  cluster:
+    server: https://127.0.0.1:6443
+    insecure-skip-tls-verify: true
+users:
+- name: oracle
+  user:
+    token: oracle
+contexts:
+- name: oracle
+  context:
+    cluster: oracle
+    user: oracle
+current-context: oracle
+`;
+
+function completionFiles(root, entries) {
+  const present = new Set(entries.map(([p]) => p));
+  const text = entries.filter(([, e]) => e.content).map(([, e]) => e.content.toString('utf8')).join('\n');
+  const files = {};
+  for (const m of text.matchAll(/--(?:bootstrap-)?kubeconfig=([^\s"']+)/g)) if (!present.has(m[1])) files[m[1]] = { content: UNREACHABLE_KUBECONFIG, mode: 0o600 };
+  for (const m of text.matchAll(/"?clientCAFile"?\s*:\s*"?([^\s"',}]+)/g)) if (!present.has(m[1])) files[m[1]] = { content: ORACLE_CA, mode: 0o644 };
+  return files;
+}
 
 /** Generated variants for one minor: [id, { flags, config, files }]. */
 function variants(minor) {
@@ -170,7 +205,13 @@ export function casesFor(minor) {
     }
     if (name.startsWith('ocp-') || spec.kubeletFlavor === 'openshift' || !spec.expect?.[`1.${minor}`]) continue;
     const root = join(FIXTURES_DIR, name, 'root');
-    cases.push({ id: `fixture/${name}`, kind: 'fixture', root, unit: spec.unit ?? 'kubelet.service', hash: hashFiles(treeEntries(root)) });
+    const entries = treeEntries(root);
+    cases.push({ id: `fixture/${name}`, kind: 'fixture', root, unit: spec.unit ?? 'kubelet.service', hash: hashFiles(entries) });
+    const extra = completionFiles(root, entries);
+    if (Object.keys(extra).length > 0) {
+      const all = [...entries, ...Object.entries(extra).map(([p, f]) => [p, { mode: f.mode, content: Buffer.from(f.content) }])];
+      cases.push({ id: `fixture-completed/${name}`, kind: 'fixture', root, extraFiles: extra, unit: spec.unit ?? 'kubelet.service', hash: hashFiles(all) });
+    }
   }
   for (const [id, spec] of variants(minor)) {
     const files = generatedFiles(minor, spec);
@@ -181,9 +222,10 @@ export function casesFor(minor) {
 
 /** The case's root on disk: a fixture's own directory, or a generated case written to a temporary one. */
 export function materializeCase(kase) {
-  if (kase.root) return { root: kase.root, cleanup() {} };
+  if (kase.root && !kase.extraFiles) return { root: kase.root, cleanup() {} };
   const dir = mkdtempSync(join(tmpdir(), 'oracle-case-'));
-  for (const [path, { content, mode }] of Object.entries(kase.files)) {
+  if (kase.root) cpSync(kase.root, dir, { recursive: true, verbatimSymlinks: true });
+  for (const [path, { content, mode }] of Object.entries(kase.files ?? kase.extraFiles)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
     chmodSync(join(dir, path), mode);
