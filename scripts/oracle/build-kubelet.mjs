@@ -143,10 +143,9 @@ export function buildKubelet(minor, { moduleOnly = false, log = (s) => process.s
   if (fresh) writeFileSync(goModPath, wrapperGoMod(minor, version, goMod, newestServedStaging));
   const out = join(oracleCache(), `kubelet-${version}`, 'kubelet');
   const modFlag = existsSync(join(moduleDir, 'go.sum')) && !fresh ? '-mod=readonly' : '-mod=mod';
-  if (moduleOnly) {
-    go(['mod', 'download'], { cwd: moduleDir, env: { GOFLAGS: '-mod=mod' } });
-    return { version, moduleDir };
-  }
+  // go.sum is written by the first build (-mod=mod resolves exactly what kubelet links); later
+  // builds are -mod=readonly against the committed go.mod/go.sum.
+  if (moduleOnly) return { version, moduleDir };
   if (existsSync(out) && spawnSync(out, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `Kubernetes ${version}`) return { version, path: out, reused: true };
   mkdirSync(join(oracleCache(), `kubelet-${version}`), { recursive: true });
   const started = Date.now();
