@@ -2,7 +2,10 @@
 // (test/oracle/cases.mjs) in a throw-away sandbox (scripts/oracle/sandbox.sh) and records what it
 // did, in test/oracle/verdicts/1.N.json; with --sample K, re-judges K recorded cases and compares.
 //
-//   npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--timeout SECONDS]
+//   npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--new] [--timeout SECONDS]
+//
+// --cases judges only the cases whose id contains SUBSTRING, --new only those not recorded with
+// their current hash; both keep the rest of the recording.
 //
 // Needs root (mount, PID, network and UTS namespaces, overlayfs), Go (the build), and the bundle
 // (dist/node-check.cjs gives each case's argv as systemd would run it). Per case, kubelet is
@@ -153,8 +156,8 @@ export async function judgeCase(kase, { minor, version, kubelet, fakecri, timeou
 function parseArgs(argv) {
   const value = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
   const minor = Number(/^1\.(\d+)$/.exec(value('--minor') ?? '')?.[1]);
-  if (!Number.isInteger(minor)) throw new SourceError('usage: npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--timeout SECONDS]');
-  return { minor, sample: value('--sample') === undefined ? undefined : Number(value('--sample')), only: value('--cases'), timeoutMs: Number(value('--timeout') ?? 40) * 1000 };
+  if (!Number.isInteger(minor)) throw new SourceError('usage: npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--new] [--timeout SECONDS]');
+  return { minor, sample: value('--sample') === undefined ? undefined : Number(value('--sample')), only: value('--cases'), fresh: argv.includes('--new'), timeoutMs: Number(value('--timeout') ?? 40) * 1000 };
 }
 
 /** A deterministic sample: the K cases whose hashes sort first, so a re-run checks the same ones. */
@@ -163,7 +166,7 @@ function sampleOf(ids, recorded, k) {
 }
 
 async function main() {
-  const { minor, sample, only, timeoutMs } = parseArgs(process.argv.slice(2));
+  const { minor, sample, only, fresh, timeoutMs } = parseArgs(process.argv.slice(2));
   if (process.getuid?.() !== 0) throw new SourceError('the sandbox needs root (mount and PID namespaces, overlayfs)');
   if (!existsSync(BUNDLE)) throw new SourceError(`${BUNDLE} is missing: run node scripts/build.mjs`);
   const built = buildKubelet(minor);
@@ -189,12 +192,14 @@ async function main() {
     return;
   }
   const previous = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
-  const results = only && previous ? { ...previous.results } : {};
+  const results = (only || fresh) && previous ? { ...previous.results } : {};
+  const todo = fresh ? cases.filter((c) => results[c.id]?.caseHash !== c.hash) : cases;
+  if (previous && (only || fresh) && previous.kubelet !== built.version) throw new SourceError(`${path} was recorded with kubelet ${previous.kubelet}, not ${built.version}: re-judge every case`);
   let n = 0;
-  for (const kase of cases) {
+  for (const kase of todo) {
     const verdict = await judgeCase(kase, context);
     results[kase.id] = verdict;
-    process.stderr.write(`[${++n}/${cases.length}] ${kase.id}: ${verdict.outcome}${verdict.exit != null ? ` ${verdict.exit}` : ''} ${(verdict.logLine ?? verdict.reason ?? '').split('\n')[0]}\n`);
+    process.stderr.write(`[${++n}/${todo.length}] ${kase.id}: ${verdict.outcome}${verdict.exit != null ? ` ${verdict.exit}` : ''} ${(verdict.logLine ?? verdict.reason ?? '').split('\n')[0]}\n`);
   }
   const recording = {
     schema: 1,

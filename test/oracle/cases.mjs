@@ -146,6 +146,22 @@ function variants(minor) {
     ['credential-config-v1beta1', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([provider('example-provider', { apiVersion: 'credentialprovider.kubelet.k8s.io/v1beta1' })], 'kubelet.config.k8s.io/v1beta1'), '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o755 } } }],
     ['credential-config-duplicate-names', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([provider('example-provider'), provider('example-provider')]), '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o755 } } }],
     ['credential-bin-dir-only', { flags: '--image-credential-provider-bin-dir=/usr/libexec/kubelet-credential-providers' }],
+    ['flag-fail-swap-on-false', { flags: '--fail-swap-on=false' }],
+    ['flag-hostname-override', { flags: '--hostname-override=node-a' }],
+    ['flag-hostname-override-invalid', { flags: '--hostname-override=Not_A_Name' }],
+    ['flag-read-only-port', { flags: '--read-only-port=10255' }],
+    ['flag-root-dir-elsewhere', { flags: '--root-dir=/var/lib/kubelet-elsewhere' }],
+    ['flag-pod-manifest-path-missing', { flags: '--pod-manifest-path=/etc/kubernetes/manifests' }],
+    ['flag-tls-cert-file-missing', { flags: '--tls-cert-file=/etc/kubernetes/pki/missing.crt --tls-private-key-file=/etc/kubernetes/pki/missing.key' }],
+    ['flag-kubeconfig-missing', { flags: '--kubeconfig=/etc/kubernetes/kubelet.conf' }],
+    ['config-static-pod-path-missing', { config: 'staticPodPath: /etc/kubernetes/manifests' }],
+    ['config-client-ca-missing', { configText: baseConfig(minor).replace('authentication:\n', 'authentication:\n  x509:\n    clientCAFile: /etc/kubernetes/pki/ca.crt\n') }],
+    ['config-cgroup-root-missing', { config: 'cgroupRoot: /no-such-cgroup' }],
+    ['config-cpu-manager-static-no-reservation', { config: 'cpuManagerPolicy: static' }],
+    ['config-system-reserved-valid', { config: 'systemReserved:\n  cpu: 100m\n  memory: 100Mi' }],
+    ['config-eviction-valid', { config: 'evictionHard:\n  memory.available: 100Mi' }],
+    ['config-shutdown-grace', { config: 'shutdownGracePeriod: 30s\nshutdownGracePeriodCriticalPods: 10s' }],
+    ['config-shutdown-grace-inverted', { config: 'shutdownGracePeriod: 10s\nshutdownGracePeriodCriticalPods: 30s' }],
   ];
   return list;
 }
