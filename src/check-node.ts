@@ -5,6 +5,7 @@
  */
 import { discoverNode } from './discover/discover-node.js';
 import { evaluate } from './evaluate/evaluate.js';
+import type { HostIo } from './discover/host-facts.js';
 import type { FallbackStatus, Report, UpgradeSection } from './model/report.js';
 import type { KubeletFlavor } from './kubelet/flavor.js';
 import type { OverlayInput } from './overlay/check-upgrade.js';
@@ -25,6 +26,8 @@ export interface CheckNodeOptions {
   readonly openshiftVersion?: UpgradeSection['openshiftVersion'];
   /** --verbose: add `provenance` (where each input came from). */
   readonly verbose?: boolean;
+  /** Host facts read through this instead of this machine (the oracle's recorded sandbox). */
+  readonly hostIo?: HostIo;
 }
 
 export async function checkNode(options: CheckNodeOptions): Promise<Report> {
@@ -49,6 +52,7 @@ export async function checkNode(options: CheckNodeOptions): Promise<Report> {
     kubeletVersion: options.kubeletVersion,
     kubeletFlavor: options.kubeletFlavor,
     versionProbeTimeoutMs: options.versionProbeTimeoutMs ?? 2000,
+    ...(options.hostIo ? { hostIo: options.hostIo } : {}),
   });
   const report = evaluate(model, { fallback: options.fallback });
   if (!options.verbose) return report;

@@ -17,7 +17,7 @@ import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
 import { oncePerInput } from '../memo.js';
 import { probeKubeletVersion } from './kubelet-version-probe.js';
-import { collectExecFacts, discoverHostFacts } from './host-facts.js';
+import { collectExecFacts, discoverHostFacts, type HostIo } from './host-facts.js';
 import type { NodeModel as Model } from '../model/node.js';
 import { decideFlavor, OPENSHIFT_MARKER_PATHS, type KubeletFlavor } from '../kubelet/flavor.js';
 
@@ -31,6 +31,9 @@ export interface DiscoverOptions {
   readonly kubeletFlavor?: KubeletFlavor;
   /** Read the node through this instead of a plain RootFs (the fallback hides its own drop-in). */
   readonly rootFs?: RootFs;
+  /** The machine the node runs on, when it is not this one (the oracle's recorded sandbox,
+   * test/oracle/compare.ts): host facts are then read through it, whatever the root. */
+  readonly hostIo?: HostIo;
 }
 
 export async function discoverNode(options: DiscoverOptions): Promise<NodeModel> {
@@ -88,7 +91,7 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     service,
     kubelet,
     kubeletConfig,
-    host: readHostFacts(fs, kubelet ? lastValue(kubelet.flags, 'container-runtime-endpoint') : undefined, kubeletConfig),
+    host: readHostFacts(fs, kubelet ? lastValue(kubelet.flags, 'container-runtime-endpoint') : undefined, kubeletConfig, options.hostIo),
     kubeletEnvironment: service.environment,
     kubeletVersion: version,
     kubeletVersionProblem: versionProblem,
@@ -215,14 +218,15 @@ function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, d
  * socket is looked up for every endpoint kubelet may end up with: the flag's, and any
  * containerRuntimeEndpoint written in the config file or its drop-ins (the minor decides which wins).
  */
-function readHostFacts(fs: RootFs, flagEndpoint: string | undefined, config: KubeletConfigFacts): Model['host'] {
+function readHostFacts(fs: RootFs, flagEndpoint: string | undefined, config: KubeletConfigFacts, io?: HostIo): Model['host'] {
+  const host = io ? { root: '/', io } : { root: fs.root };
   const texts = [config.configFile?.content, ...(config.configDir?.dropIns ?? []).map((d) => d.content)].flatMap((c) => (Buffer.isBuffer(c) ? [c.toString('utf8')] : []));
   const endpoints = new Set<string>(flagEndpoint ? [flagEndpoint] : []);
   for (const text of texts) for (const match of text.matchAll(/"?containerRuntimeEndpoint"?\s*:\s*["']?([^"'\s,}]+)/g)) endpoints.add(match[1]!);
-  const first = discoverHostFacts({ root: fs.root, ...(endpoints.size > 0 ? { containerRuntimeEndpoint: [...endpoints][0]! } : {}) });
+  const first = discoverHostFacts({ ...host, ...(endpoints.size > 0 ? { containerRuntimeEndpoint: [...endpoints][0]! } : {}) });
   const criSockets: Record<string, NonNullable<typeof first.facts.criSocket>> = {};
   for (const endpoint of endpoints) {
-    const fact = endpoint === [...endpoints][0] ? first.facts.criSocket : discoverHostFacts({ root: fs.root, containerRuntimeEndpoint: endpoint }).facts.criSocket;
+    const fact = endpoint === [...endpoints][0] ? first.facts.criSocket : discoverHostFacts({ ...host, containerRuntimeEndpoint: endpoint }).facts.criSocket;
     if (fact) criSockets[endpoint] = fact;
   }
   const { criSocket: _ignored, ...facts } = first.facts;

@@ -1,0 +1,90 @@
+// npm run oracle:compare: node-check against the real kubelet's recorded verdicts
+// (test/oracle/verdicts/1.N.json, written by scripts/oracle/judge.mjs). Go-free and root-free.
+//
+// For each recorded case: the case's inputs must hash as recorded (else the verdict is stale);
+// node-check checks the case's root at the recorded kubelet version, with the sandbox's host
+// replayed through its own host discovery (scripts/oracle/host-io.mjs); kubeletWillStart must equal
+// what kubelet did (started, or blocked waiting: running; exited: not), and where kubelet exited
+// and node-check's first error finding gives words not marked inexact, kubeletLogLine and
+// kubeletError must equal the recorded ones. Prints one line per minor and a total; exits 1 on
+// any disagreement, stale hash, unrecorded case, or a case the sandbox could not run.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { casesFor, materializeCase } from '../../test/oracle/cases.mjs';
+import { VERDICTS_DIR } from '../../test/oracle/verdicts.mjs';
+import { replayHostIo } from './host-io.mjs';
+import { importTs } from './import-ts.mjs';
+
+const RUNNING = new Set(['started', 'blocked']);
+
+function socketPaths(endpoints) {
+  return (endpoints ?? []).map((e) => e.replace(/^unix:\/\//, ''));
+}
+
+/** One recorded case against node-check: { agree, judged, problem? }. */
+export async function compareCase(api, recording, kase, verdict) {
+  const judged = verdict.outcome === 'started' || verdict.outcome === 'exited';
+  if (!kase) return { agree: false, judged, problem: 'the case no longer exists: re-judge this minor' };
+  if (kase.hash !== verdict.caseHash) return { agree: false, judged, problem: `stale: the case's inputs hash ${kase.hash}, the verdict was recorded for ${verdict.caseHash}` };
+  if (!RUNNING.has(verdict.outcome) && verdict.outcome !== 'exited') return { agree: false, judged, problem: `the real kubelet gave no verdict (${verdict.outcome})` };
+  const { root, cleanup } = materializeCase(kase);
+  let report;
+  try {
+    report = await api.checkNode({ root, unit: kase.unit, kubeletVersion: recording.kubelet.slice(1), hostIo: replayHostIo(recording.hostIo, socketPaths(verdict.criEndpoints)) });
+  } finally {
+    cleanup();
+  }
+  const kubeletRuns = RUNNING.has(verdict.outcome);
+  const first = report.findings.find((f) => f.severity === 'error');
+  const said = `node-check: kubeletWillStart ${report.kubeletWillStart}${first ? `, first error ${first.id}${first.kubeletLogLine ? ` ${first.kubeletLogLine}` : ''}${first.inexact ? ' (inexact)' : ''}` : ''}`;
+  const did = `kubelet ${verdict.outcome}${verdict.exit != null ? ` (exit ${verdict.exit})` : ''}${verdict.logLine ? `: ${verdict.logLine}` : ''}`;
+  if (report.kubeletWillStart !== kubeletRuns) return { agree: false, judged, problem: `${did}; ${said}` };
+  if (!kubeletRuns && first && !first.inexact && first.kubeletLogLine !== undefined) {
+    if (first.kubeletLogLine !== verdict.logLine || first.kubeletError !== verdict.error) return { agree: false, judged, problem: `words differ: ${did}; ${said}${first.kubeletError !== verdict.error ? ` (kubeletError ${JSON.stringify(first.kubeletError)} vs ${JSON.stringify(verdict.error)})` : ''}` };
+  }
+  return { agree: true, judged };
+}
+
+export async function compareAll({ log = (s) => process.stdout.write(`${s}\n`) } = {}) {
+  const api = await importTs(fileURLToPath(new URL('./node-check-api.ts', import.meta.url)));
+  const files = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^1\.\d+\.json$/.test(f)) : [];
+  const minors = files.map((f) => Number(f.slice(2, -5))).sort((a, b) => a - b);
+  let agreeAll = 0;
+  let totalAll = 0;
+  for (const minor of minors) {
+    const recording = JSON.parse(readFileSync(`${VERDICTS_DIR}1.${minor}.json`, 'utf8'));
+    const cases = new Map(casesFor(minor).map((c) => [c.id, c]));
+    let agree = 0;
+    let total = 0;
+    let judgedCount = 0;
+    const problems = [];
+    for (const [id, verdict] of Object.entries(recording.results)) {
+      if (verdict.outcome === 'not-judged') {
+        cases.delete(id);
+        continue;
+      }
+      total++;
+      const result = await compareCase(api, recording, cases.get(id), verdict);
+      cases.delete(id);
+      if (result.judged) judgedCount++;
+      if (result.agree) agree++;
+      else problems.push(`  ${id}: ${result.problem}`);
+    }
+    for (const id of cases.keys()) {
+      total++;
+      problems.push(`  ${id}: not recorded: re-judge this minor (npm run oracle -- --minor 1.${minor})`);
+    }
+    for (const p of problems) log(p);
+    log(`kubelet 1.${minor}: ${agree}/${total} verdicts agree (${judgedCount} judged by the real kubelet binary)`);
+    agreeAll += agree;
+    totalAll += total;
+  }
+  log(`${agreeAll}/${totalAll} oracle verdicts agree`);
+  return agreeAll === totalAll && totalAll > 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  compareAll().then((ok) => {
+    if (!ok) process.exitCode = 1;
+  });
+}

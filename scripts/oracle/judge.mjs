@@ -1,0 +1,225 @@
+// The differential oracle's judge: runs the real kubelet of one minor on each case
+// (test/oracle/cases.mjs) in a throw-away sandbox (scripts/oracle/sandbox.sh) and records what it
+// did, in test/oracle/verdicts/1.N.json; with --sample K, re-judges K recorded cases and compares.
+//
+//   npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--new] [--timeout SECONDS]
+//
+// --cases judges only the cases whose id contains SUBSTRING, --new only those not recorded with
+// their current hash; both keep the rest of the recording.
+//
+// Needs root (mount, PID, network and UTS namespaces, overlayfs), Go (the build), and the bundle
+// (dist/node-check.cjs gives each case's argv as systemd would run it). Per case, kubelet is
+// watched until it exits, logs "Started kubelet" (then it is killed: what happens after that is
+// out of the oracle's sight), or the timeout passes ("blocked").
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildKubelet, oracleCache } from './build-kubelet.mjs';
+import { SourceError } from '../generate/kubernetes-source.mjs';
+import { casesFor, materializeCase } from '../../test/oracle/cases.mjs';
+import { normalizeOutput, verdictsPath } from '../../test/oracle/verdicts.mjs';
+import { recordHostIo } from './host-io.mjs';
+import { importTs } from './import-ts.mjs';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const SANDBOX = fileURLToPath(new URL('./sandbox.sh', import.meta.url));
+const FAKECRI_DIR = fileURLToPath(new URL('./fakecri/', import.meta.url));
+const BUNDLE = join(REPO, 'dist', 'node-check.cjs');
+const DEFAULT_ENDPOINT = 'unix:///run/containerd/containerd.sock';
+
+function buildFakeCri() {
+  const out = join(oracleCache(), 'fakecri');
+  const stamp = createHash('sha256').update(readFileSync(join(FAKECRI_DIR, 'main.go'))).update(readFileSync(join(FAKECRI_DIR, 'go.sum'))).digest('hex');
+  if (existsSync(out) && existsSync(`${out}.stamp`) && readFileSync(`${out}.stamp`, 'utf8') === stamp) return out;
+  mkdirSync(oracleCache(), { recursive: true });
+  execFileSync('nice', ['-n', '19', 'go', 'build', '-mod=readonly', '-trimpath', '-o', out, '.'], { cwd: FAKECRI_DIR, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, GOTOOLCHAIN: 'local', CGO_ENABLED: '0' } });
+  writeFileSync(`${out}.stamp`, stamp);
+  return out;
+}
+
+/** The sandbox host's facts: node-check's host discovery, recorded on the machine the sandbox runs on. */
+async function sandboxHost() {
+  const api = await importTs(fileURLToPath(new URL('./node-check-api.ts', import.meta.url)));
+  const io = recordHostIo(api);
+  const swaps = typeof io.files['/proc/swaps'] === 'string' ? io.files['/proc/swaps'].trim().split('\n').length - 1 : 0;
+  const read = (file) => {
+    try {
+      return readFileSync(file, 'utf8').trim();
+    } catch {
+      return null;
+    }
+  };
+  return {
+    summary: { cgroup: io.statfs['/sys/fs/cgroup'] === 0x63677270 ? 'v2' : 'v1', swapActive: swaps > 0, kmsg: 'the host /dev/kmsg (bound)', kernel: read('/proc/sys/kernel/osrelease'), go: execFileSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' }).trim(), cgo: false },
+    io,
+  };
+}
+
+/** node-check's view of the case: kubelet's argv (as systemd expands it), the endpoints a CRI must answer on, the flavour. */
+function nodeCheckView(root, unit, version) {
+  let out;
+  try {
+    out = execFileSync(process.execPath, [BUNDLE, 'check', '--root', root, '--unit', unit, '--kubelet-version', version.slice(1), '-o', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    out = String(error.stdout ?? '');
+  }
+  const report = JSON.parse(out);
+  return { argv: report.kubelet?.argv ?? [], flavor: report.kubeletFlavor?.name, firstError: report.findings?.find((f) => f.severity === 'error')?.id };
+}
+
+/** Every endpoint kubelet may dial: the flag's, any containerRuntimeEndpoint/imageServiceEndpoint in the case's files, the default. */
+function endpointsOf(argv, root, kase) {
+  const endpoints = new Set([DEFAULT_ENDPOINT]);
+  for (const arg of argv) {
+    const m = /^--?(?:container-runtime-endpoint|image-service-endpoint)=(.+)$/.exec(arg);
+    if (m) endpoints.add(m[1]);
+  }
+  const texts = kase.files ? Object.values(kase.files).map((f) => String(f.content)) : [];
+  if (kase.root) {
+    for (const candidate of ['/var/lib/kubelet/config.yaml', '/etc/kubernetes/kubelet/config.yaml', '/etc/kubernetes/kubelet.conf']) {
+      try {
+        texts.push(readFileSync(join(root, candidate), 'utf8'));
+      } catch {}
+    }
+  }
+  for (const text of texts) for (const m of text.matchAll(/"?(?:containerRuntimeEndpoint|imageServiceEndpoint)"?\s*:\s*["']?(unix:\/\/[^"'\s,}]+)/g)) endpoints.add(m[1]);
+  return [...endpoints].filter((e) => e.startsWith('unix:///'));
+}
+
+function runSandbox({ root, kubelet, argv, endpoints, fakecri, timeoutMs }) {
+  const work = mkdtempSync(join(tmpdir(), 'oracle-sandbox-'));
+  mkdirSync(join(work, 'rw'));
+  return new Promise((resolve) => {
+    const child = spawn('unshare', ['--mount', '--pid', '--net', '--uts', '--fork', '--kill-child', 'sh', SANDBOX, work, root, kubelet, argv[0], fakecri, '', ...endpoints, '--', ...argv], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    let outcome;
+    const finish = (why) => {
+      if (outcome) return;
+      outcome = why;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    };
+    const onData = (chunk) => {
+      output += chunk;
+      if (/Started kubelet/.test(output)) finish('started');
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    const timer = setTimeout(() => finish('blocked'), timeoutMs);
+    child.on('close', () => {
+      clearTimeout(timer);
+      let exit = null;
+      try {
+        exit = Number(readFileSync(join(work, 'exit'), 'utf8').trim());
+      } catch {}
+      const sandboxFailed = exit === null && !outcome;
+      const fakecriLog = existsSync(join(work, 'fakecri.log')) ? readFileSync(join(work, 'fakecri.log'), 'utf8') : '';
+      try {
+        execFileSync('umount', ['-R', join(work, 'root')], { stdio: 'ignore' });
+      } catch {}
+      rmSync(work, { recursive: true, force: true });
+      resolve({ outcome: outcome ?? (sandboxFailed ? 'sandbox-failed' : 'exited'), exit: outcome ? null : exit, output, fakecriLog });
+    });
+  });
+}
+
+export async function judgeCase(kase, { minor, version, kubelet, fakecri, timeoutMs }) {
+  const { root, cleanup } = materializeCase(kase);
+  try {
+    const view = nodeCheckView(root, kase.unit, version);
+    if (view.flavor === 'openshift') return { caseHash: kase.hash, outcome: 'not-judged', reason: 'node-check reads this node as OpenShift: the upstream kubelet is not its judge' };
+    // systemd's own refusals (missing EnvironmentFile=, ExecStart= binary, masked unit) come before
+    // kubelet runs; the sandbox binds kubelet at ExecStart= and runs the argv itself, so it cannot see them.
+    if (view.firstError?.startsWith('systemd-')) return { caseHash: kase.hash, outcome: 'not-judged', reason: `node-check answers with systemd's refusal (${view.firstError}), which the sandbox does not reproduce` };
+    if (view.argv.length === 0) return { caseHash: kase.hash, outcome: 'not-judged', reason: 'the unit has no ExecStart: nothing for kubelet to run' };
+    const endpoints = endpointsOf(view.argv, root, kase);
+    const run = await runSandbox({ root, kubelet, argv: view.argv, endpoints, fakecri, timeoutMs });
+    const normalized = normalizeOutput(run.output);
+    return {
+      caseHash: kase.hash,
+      argv: view.argv,
+      criEndpoints: endpoints,
+      outcome: run.outcome,
+      exit: run.exit,
+      ...(run.outcome === 'exited' ? { logLine: normalized.logLine, error: normalized.error } : {}),
+      tail: normalized.tail,
+    };
+  } finally {
+    cleanup();
+  }
+}
+
+function parseArgs(argv) {
+  const value = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+  const minor = Number(/^1\.(\d+)$/.exec(value('--minor') ?? '')?.[1]);
+  if (!Number.isInteger(minor)) throw new SourceError('usage: npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--new] [--timeout SECONDS]');
+  return { minor, sample: value('--sample') === undefined ? undefined : Number(value('--sample')), only: value('--cases'), fresh: argv.includes('--new'), timeoutMs: Number(value('--timeout') ?? 40) * 1000 };
+}
+
+/** A deterministic sample: the K cases whose hashes sort first, so a re-run checks the same ones. */
+function sampleOf(ids, recorded, k) {
+  return [...ids].sort((a, b) => (recorded[a].caseHash < recorded[b].caseHash ? -1 : 1)).slice(0, k);
+}
+
+async function main() {
+  const { minor, sample, only, fresh, timeoutMs } = parseArgs(process.argv.slice(2));
+  if (process.getuid?.() !== 0) throw new SourceError('the sandbox needs root (mount and PID namespaces, overlayfs)');
+  if (!existsSync(BUNDLE)) throw new SourceError(`${BUNDLE} is missing: run node scripts/build.mjs`);
+  const built = buildKubelet(minor);
+  const fakecri = buildFakeCri();
+  const host = await sandboxHost();
+  const path = verdictsPath(minor);
+  const cases = casesFor(minor).filter((c) => !only || c.id.includes(only));
+  const context = { minor, version: built.version, kubelet: built.path, fakecri, timeoutMs };
+  if (sample !== undefined) {
+    const recording = JSON.parse(readFileSync(path, 'utf8'));
+    const byId = new Map(cases.map((c) => [c.id, c]));
+    const ids = sampleOf(Object.keys(recording.results).filter((id) => byId.has(id)), recording.results, sample);
+    let agree = 0;
+    for (const id of ids) {
+      const was = recording.results[id];
+      const now = await judgeCase(byId.get(id), context);
+      const same = now.caseHash === was.caseHash && now.outcome === was.outcome && now.exit === was.exit && now.logLine === was.logLine && now.error === was.error;
+      if (same) agree++;
+      else process.stdout.write(`${id}: recorded ${was.outcome} ${was.exit ?? ''} ${was.logLine ?? ''}; now ${now.outcome} ${now.exit ?? ''} ${now.logLine ?? ''}\n`);
+    }
+    process.stdout.write(`${agree}/${ids.length} re-judged verdicts agree with the recording\n`);
+    if (agree !== ids.length) process.exitCode = 1;
+    return;
+  }
+  const previous = existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : undefined;
+  const results = (only || fresh) && previous ? { ...previous.results } : {};
+  const todo = fresh ? cases.filter((c) => results[c.id]?.caseHash !== c.hash) : cases;
+  if (previous && (only || fresh) && previous.kubelet !== built.version) throw new SourceError(`${path} was recorded with kubelet ${previous.kubelet}, not ${built.version}: re-judge every case`);
+  let n = 0;
+  for (const kase of todo) {
+    const verdict = await judgeCase(kase, context);
+    results[kase.id] = verdict;
+    process.stderr.write(`[${++n}/${todo.length}] ${kase.id}: ${verdict.outcome}${verdict.exit != null ? ` ${verdict.exit}` : ''} ${(verdict.logLine ?? verdict.reason ?? '').split('\n')[0]}\n`);
+  }
+  const recording = {
+    schema: 1,
+    kubelet: built.version,
+    build: { go: host.summary.go, cgo: false, module: `scripts/oracle/kubelet/1.${minor}` },
+    host: host.summary,
+    hostIo: host.io,
+    timeoutSeconds: timeoutMs / 1000,
+    results: Object.fromEntries(Object.entries(results).sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(recording, null, 1)}\n`);
+  renameSync(`${path}.tmp`, path);
+  process.stderr.write(`wrote ${path}\n`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    if (!(error instanceof SourceError)) throw error;
+    process.stderr.write(`oracle: ${error.message}\n`);
+    process.exit(1);
+  });
+}

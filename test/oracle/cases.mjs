@@ -1,0 +1,250 @@
+// The oracle's cases: node roots the real kubelet (scripts/oracle/judge.mjs) and node-check
+// (test/oracle/compare.ts) both judge. Two kinds:
+//  - fixture: test/fixtures/nodes/<name>/root, for each upstream minor its case.json expects
+//    (OpenShift-flavour fixtures are left out: the upstream kubelet is not OpenShift's);
+//  - generated: a standalone node (no API server: webhook authn/authz off) whose files vary one
+//    input kubelet acts on: flags valid, typo'd, removed or with bad values, feature gates,
+//    KubeletConfiguration fields, credential-provider configs and plugin states.
+// A case's hash covers every file (path, mode, bytes) of its root, so a recorded verdict whose
+// inputs changed is stale. Plain JS, Go-free: used by the comparison in npm test.
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/nodes/', import.meta.url));
+
+const UNIT = `[Service]
+EnvironmentFile=-/etc/default/kubelet
+ExecStart=/usr/bin/kubelet --config=/var/lib/kubelet/config.yaml $KUBELET_EXTRA_ARGS
+`;
+const ENDPOINT = 'unix:///run/containerd/containerd.sock';
+
+/** The base KubeletConfiguration: standalone, the sandbox's cgroupfs driver; on 1.31+ it says
+ * failCgroupV1: false, which the sandbox's cgroup v1 host needs from 1.35 (the field is unknown before 1.31). */
+function baseConfig(minor, extra = '') {
+  return [
+    'apiVersion: kubelet.config.k8s.io/v1beta1',
+    'kind: KubeletConfiguration',
+    'authentication:',
+    '  anonymous:',
+    '    enabled: true',
+    '  webhook:',
+    '    enabled: false',
+    'authorization:',
+    '  mode: AlwaysAllow',
+    'cgroupDriver: cgroupfs',
+    ...(minor >= 31 ? ['failCgroupV1: false'] : []),
+    extra,
+  ].filter(Boolean).join('\n') + '\n';
+}
+
+const PLUGIN = '#!/bin/sh\necho {}\n';
+function credentialConfig(providers, apiVersion = 'kubelet.config.k8s.io/v1') {
+  return JSON.stringify({ apiVersion, kind: 'CredentialProviderConfig', providers }, null, 1) + '\n';
+}
+const provider = (name, extra = {}) => ({ name, matchImages: ['*.example.com'], defaultCacheDuration: '10m', apiVersion: 'credentialprovider.kubelet.k8s.io/v1', ...extra });
+const credentialFlags = '--image-credential-provider-config=/etc/kubernetes/credential-provider.json --image-credential-provider-bin-dir=/usr/libexec/kubelet-credential-providers';
+
+// A fixture is a copy of a node's configuration, not of its credentials: most name a kubeconfig
+// and a client CA file they do not carry, and kubelet stops there (its run() and
+// UnsecuredDependencies, cmd/kubelet/app/server.go), before the steps the fixture is about. Its
+// "completed" case adds those files, so kubelet runs on to them: a kubeconfig for an API server
+// that never answers (kubelet does not wait for one before "Started kubelet") and a CA
+// certificate with no key anywhere.
+const ORACLE_CA = "-----BEGIN CERTIFICATE-----\nMIIBlTCCATugAwIBAgIUcZZuMQD6fX5EnHAt8nuyhR9zV+kwCgYIKoZIzj0EAwIw\nHzEdMBsGA1UEAwwUbm9kZS1jaGVjay1vcmFjbGUtY2EwIBcNMjYxMjAxMTk0NzI0\nWhgPMjEyNjExMDcxOTQ3MjRaMB8xHTAbBgNVBAMMFG5vZGUtY2hlY2stb3JhY2xl\nLWNhMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEw3gMH+KqcRh8LfWjc6Y0RjYY\ntJRymNBvVD0isUeCjOb6VNLjap4rBGRbeCN4pGK+AH/5Otd2iIhftybDwxS9V6NT\nMFEwHQYDVR0OBBYEFKrYWbckb394YFE32M/v8ZHX1xarMB8GA1UdIwQYMBaAFKrY\nWbckb394YFE32M/v8ZHX1xarMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwID\nSAAwRQIhAMIaMWwArP2KXBQyuGISFH3Lir4WiHl0MyscI2XpRShVAiBJVJ4hC+14\n4qRsI9va11U41vbwsANkMh1i495NC5Sz0Q==\n-----END CERTIFICATE-----\n";
+const UNREACHABLE_KUBECONFIG = `apiVersion: v1
+kind: Config
+clusters:
+- name: oracle
+  cluster:
+    server: https://127.0.0.1:6443
+    insecure-skip-tls-verify: true
+users:
+- name: oracle
+  user:
+    token: oracle
+contexts:
+- name: oracle
+  context:
+    cluster: oracle
+    user: oracle
+current-context: oracle
+`;
+
+function completionFiles(root, entries) {
+  const present = new Set(entries.map(([p]) => p));
+  const text = entries.filter(([, e]) => e.content).map(([, e]) => e.content.toString('utf8')).join('\n');
+  const files = {};
+  for (const m of text.matchAll(/--(?:bootstrap-)?kubeconfig=([^\s"']+)/g)) if (!present.has(m[1])) files[m[1]] = { content: UNREACHABLE_KUBECONFIG, mode: 0o600 };
+  for (const m of text.matchAll(/"?clientCAFile"?\s*:\s*"?([^\s"',}]+)/g)) if (!present.has(m[1])) files[m[1]] = { content: ORACLE_CA, mode: 0o644 };
+  return files;
+}
+
+/** Generated variants for one minor: [id, { flags, config, files }]. */
+function variants(minor) {
+  const list = [
+    ['base', {}],
+    ['flag-typo', { flags: '--contianer-runtime-endpoint=unix:///run/containerd/containerd.sock' }],
+    ['flag-unknown-single-dash', { flags: '-v=2 -node-ip=10.0.0.1' }],
+    ['flag-stray-word', { flags: 'true' }],
+    ['flag-removed-network-plugin', { flags: '--network-plugin=cni' }],
+    ['flag-removed-container-runtime', { flags: '--container-runtime=remote' }],
+    ['flag-pod-infra-container-image', { flags: '--pod-infra-container-image=registry.k8s.io/pause:3.9' }],
+    ['flag-keep-terminated-pod-volumes', { flags: '--keep-terminated-pod-volumes=true' }],
+    ['flag-cloud-provider-aws', { flags: '--cloud-provider=aws' }],
+    ['flag-cloud-provider-external', { flags: '--cloud-provider=external' }],
+    ['flag-bad-int', { flags: '--max-pods=many' }],
+    ['flag-bad-bool', { flags: '--register-node=maybe' }],
+    ['flag-bad-verbosity', { flags: '--v=loud' }],
+    ['flag-bad-node-ip', { flags: '--node-ip=not-an-ip' }],
+    ['flag-node-ip', { flags: '--node-ip=127.0.0.1' }],
+    ['flag-node-labels-kubernetes-io', { flags: '--node-labels=node-role.kubernetes.io/worker=' }],
+    ['flag-node-labels-ok', { flags: '--node-labels=example.com/pool=a' }],
+    ['flag-bad-cgroup-driver', { flags: '--cgroup-driver=bogus' }],
+    ['flag-max-pods-valid', { flags: '--max-pods=50' }],
+    ['gate-unknown', { flags: '--feature-gates=NoSuchGate=true' }],
+    ['gate-bad-value', { flags: '--feature-gates=KubeletInUserNamespace=maybe' }],
+    ['gate-valid', { flags: '--feature-gates=KubeletInUserNamespace=true' }],
+    ['gate-all-alpha', { flags: '--feature-gates=AllAlpha=false' }],
+    ['gate-kubelet-credential-providers', { flags: '--feature-gates=KubeletCredentialProviders=true' }],
+    ['gate-config-unknown', { config: 'featureGates:\n  NoSuchGate: true' }],
+    ['gate-config-valid', { config: 'featureGates:\n  KubeletInUserNamespace: true' }],
+    ['config-unknown-field', { config: 'noSuchField: 1' }],
+    ['config-typo-field', { config: 'maxPod: 10' }],
+    ['config-duplicate-field', { config: 'maxPods: 10\nmaxPods: 20' }],
+    ['config-wrong-kind', { configText: 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfig\n' }],
+    ['config-wrong-api-version', { configText: 'apiVersion: kubelet.config.k8s.io/v1\nkind: KubeletConfiguration\n' }],
+    ['config-empty-file', { configText: '' }],
+    ['config-yaml-syntax', { configText: 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: [\n' }],
+    ['config-max-pods-negative', { config: 'maxPods: -1' }],
+    ['config-max-pods-string', { config: 'maxPods: lots' }],
+    ['config-bad-duration', { config: 'syncFrequency: often' }],
+    ['config-image-gc-101', { config: 'imageGCHighThresholdPercent: 101' }],
+    ['config-image-gc-low-above-high', { config: 'imageGCHighThresholdPercent: 50\nimageGCLowThresholdPercent: 60' }],
+    ['config-port-70000', { config: 'port: 70000' }],
+    ['config-bad-cgroup-driver', { config: 'cgroupDriver: bogus' }],
+    ['config-eviction-bad', { config: 'evictionHard:\n  memory.available: lots' }],
+    ['config-eviction-unknown-signal', { config: 'evictionHard:\n  no.such.signal: 10%' }],
+    ['config-system-reserved-bad', { config: 'systemReserved:\n  cpu: lots' }],
+    ['config-cpu-manager-bogus', { config: 'cpuManagerPolicy: bogus' }],
+    ['config-topology-bogus', { config: 'topologyManagerPolicy: bogus' }],
+    ['config-hairpin-bogus', { config: 'hairpinMode: bogus' }],
+    ['config-node-status-max-images-bad', { config: 'nodeStatusMaxImages: -2' }],
+    ['config-registry-qps-negative', { config: 'registryPullQPS: -1' }],
+    ['config-fail-swap-on-false', { config: 'failSwapOn: false' }],
+    ['config-json', { configText: JSON.stringify({ apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', authentication: { webhook: { enabled: false }, anonymous: { enabled: true } }, authorization: { mode: 'AlwaysAllow' }, cgroupDriver: 'cgroupfs', ...(minor >= 31 ? { failCgroupV1: false } : {}) }) }],
+    ['config-missing-file', { noConfig: true }],
+    ['credential-ok', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([provider('example-provider')]), '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o755 } } }],
+    ['credential-plugin-missing', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([provider('example-provider')]), '/usr/libexec/kubelet-credential-providers/.keep': '' } }],
+    ['credential-plugin-not-executable', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([provider('example-provider')]), '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o644 } } }],
+    ['credential-config-missing', { flags: credentialFlags, files: { '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o755 } } }],
+    ['credential-config-unknown-field', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([provider('example-provider', { noSuchField: 1 })]), '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o755 } } }],
+    ['credential-config-bad-match-image', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([provider('example-provider', { matchImages: ['%%bad'] })]), '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o755 } } }],
+    ['credential-config-no-cache-duration', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([{ name: 'example-provider', matchImages: ['*.example.com'], apiVersion: 'credentialprovider.kubelet.k8s.io/v1' }]), '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o755 } } }],
+    ['credential-config-v1beta1', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([provider('example-provider', { apiVersion: 'credentialprovider.kubelet.k8s.io/v1beta1' })], 'kubelet.config.k8s.io/v1beta1'), '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o755 } } }],
+    ['credential-config-duplicate-names', { flags: credentialFlags, files: { '/etc/kubernetes/credential-provider.json': credentialConfig([provider('example-provider'), provider('example-provider')]), '/usr/libexec/kubelet-credential-providers/example-provider': { content: PLUGIN, mode: 0o755 } } }],
+    ['credential-bin-dir-only', { flags: '--image-credential-provider-bin-dir=/usr/libexec/kubelet-credential-providers' }],
+    ['flag-fail-swap-on-false', { flags: '--fail-swap-on=false' }],
+    ['flag-hostname-override', { flags: '--hostname-override=node-a' }],
+    ['flag-hostname-override-invalid', { flags: '--hostname-override=Not_A_Name' }],
+    ['flag-read-only-port', { flags: '--read-only-port=10255' }],
+    ['flag-root-dir-elsewhere', { flags: '--root-dir=/var/lib/kubelet-elsewhere' }],
+    ['flag-pod-manifest-path-missing', { flags: '--pod-manifest-path=/etc/kubernetes/manifests' }],
+    ['flag-tls-cert-file-missing', { flags: '--tls-cert-file=/etc/kubernetes/pki/missing.crt --tls-private-key-file=/etc/kubernetes/pki/missing.key' }],
+    ['flag-kubeconfig-missing', { flags: '--kubeconfig=/etc/kubernetes/kubelet.conf' }],
+    ['config-static-pod-path-missing', { config: 'staticPodPath: /etc/kubernetes/manifests' }],
+    ['config-client-ca-missing', { configText: baseConfig(minor).replace('authentication:\n', 'authentication:\n  x509:\n    clientCAFile: /etc/kubernetes/pki/ca.crt\n') }],
+    ['config-cgroup-root-missing', { config: 'cgroupRoot: /no-such-cgroup' }],
+    ['config-cpu-manager-static-no-reservation', { config: 'cpuManagerPolicy: static' }],
+    ['config-system-reserved-valid', { config: 'systemReserved:\n  cpu: 100m\n  memory: 100Mi' }],
+    ['config-eviction-valid', { config: 'evictionHard:\n  memory.available: 100Mi' }],
+    ['config-shutdown-grace', { config: 'shutdownGracePeriod: 30s\nshutdownGracePeriodCriticalPods: 10s' }],
+    ['config-shutdown-grace-inverted', { config: 'shutdownGracePeriod: 10s\nshutdownGracePeriodCriticalPods: 30s' }],
+  ];
+  return list;
+}
+
+function generatedFiles(minor, spec) {
+  const files = {
+    '/usr/lib/systemd/system/kubelet.service': UNIT,
+    // The endpoint as a flag: containerRuntimeEndpoint is a config field only from 1.27.
+    '/etc/default/kubelet': `KUBELET_EXTRA_ARGS=--container-runtime-endpoint=${ENDPOINT} ${spec.flags ?? ''}\n`.replace(/ \n$/, '\n'),
+    ...(spec.noConfig ? {} : { '/var/lib/kubelet/config.yaml': spec.configText ?? baseConfig(minor, spec.config) }),
+    ...spec.files,
+  };
+  return Object.fromEntries(Object.entries(files).map(([path, f]) => [path, typeof f === 'string' ? { content: f, mode: 0o644 } : f]));
+}
+
+function hashFiles(entries) {
+  const hash = createHash('sha256');
+  for (const [path, { mode, content, link }] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    hash.update(`${path}\0${mode.toString(8)}\0${link ?? ''}\0`);
+    hash.update(content ?? '');
+    hash.update('\0');
+  }
+  return `sha256:${hash.digest('hex')}`;
+}
+
+function treeEntries(root) {
+  const entries = [];
+  const walk = (dir, rel) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const st = lstatSync(path);
+      const nodePath = `${rel}/${name}`;
+      if (st.isSymbolicLink()) entries.push([nodePath, { mode: 0o120000, link: readlinkSync(path) }]);
+      else if (st.isDirectory()) {
+        entries.push([`${nodePath}/`, { mode: st.mode & 0o7777 }]);
+        walk(path, nodePath);
+      } else entries.push([nodePath, { mode: st.mode & 0o7777, content: readFileSync(path) }]);
+    }
+  };
+  walk(root, '');
+  return entries;
+}
+
+/**
+ * The cases for one minor: { id, kind, root?, files?, unit, hash }. A fixture case has `root`
+ * (its directory); a generated case has `files` (node path -> { content, mode }) for
+ * materializeCase to write.
+ */
+export function casesFor(minor) {
+  const cases = [];
+  for (const name of readdirSync(FIXTURES_DIR).sort()) {
+    let spec;
+    try {
+      spec = JSON.parse(readFileSync(join(FIXTURES_DIR, name, 'case.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (name.startsWith('ocp-') || spec.kubeletFlavor === 'openshift' || !spec.expect?.[`1.${minor}`]) continue;
+    const root = join(FIXTURES_DIR, name, 'root');
+    const entries = treeEntries(root);
+    cases.push({ id: `fixture/${name}`, kind: 'fixture', root, unit: spec.unit ?? 'kubelet.service', hash: hashFiles(entries) });
+    const extra = completionFiles(root, entries);
+    if (Object.keys(extra).length > 0) {
+      const all = [...entries, ...Object.entries(extra).map(([p, f]) => [p, { mode: f.mode, content: Buffer.from(f.content) }])];
+      cases.push({ id: `fixture-completed/${name}`, kind: 'fixture', root, extraFiles: extra, unit: spec.unit ?? 'kubelet.service', hash: hashFiles(all) });
+    }
+  }
+  for (const [id, spec] of variants(minor)) {
+    const files = generatedFiles(minor, spec);
+    cases.push({ id: `generated/${id}`, kind: 'generated', files, unit: 'kubelet.service', hash: hashFiles(Object.entries(files).map(([p, f]) => [p, { mode: f.mode, content: Buffer.from(f.content) }])) });
+  }
+  return cases;
+}
+
+/** The case's root on disk: a fixture's own directory, or a generated case written to a temporary one. */
+export function materializeCase(kase) {
+  if (kase.root && !kase.extraFiles) return { root: kase.root, cleanup() {} };
+  const dir = mkdtempSync(join(tmpdir(), 'oracle-case-'));
+  if (kase.root) cpSync(kase.root, dir, { recursive: true, verbatimSymlinks: true });
+  for (const [path, { content, mode }] of Object.entries(kase.files ?? kase.extraFiles)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+    chmodSync(join(dir, path), mode);
+  }
+  return { root: dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,67 @@
+/** The differential oracle's Go-free half: kubelet's output made into verdict words, and the comparison's refusal of stale verdicts. */
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { normalizeOutput, VERDICTS_DIR } from './verdicts.mjs';
+
+const COMPARE = fileURLToPath(new URL('../../scripts/oracle/compare.mjs', import.meta.url));
+
+t.test('a klog error line: header removed, err value unquoted', async (t) => {
+  const out = normalizeOutput([
+    'I1201 19:30:01.000001    7 server.go:486] "Kubelet version" kubeletVersion="v1.31.14"',
+    'E1201 19:30:01.000002    7 run.go:72] "command failed" err="failed to parse kubelet flag: unknown flag: --node-lables \\"x\\""',
+  ].join('\n'));
+  t.equal(out.logLine, '"command failed" err="failed to parse kubelet flag: unknown flag: --node-lables \\"x\\""');
+  t.equal(out.error, 'failed to parse kubelet flag: unknown flag: --node-lables "x"');
+});
+
+t.test("klog's multi-line value form is kept as the journal shows it", async (t) => {
+  const out = normalizeOutput(['E1201 19:30:01.000002    7 run.go:72] "command failed" err=<', '\tfirst line', '\tsecond line', ' >', ''].join('\n'));
+  t.equal(out.error, 'first line\nsecond line');
+  t.equal(out.logLine, '"command failed" err=<\n\tfirst line\n\tsecond line\n >');
+});
+
+t.test("cobra's Error: line (before logging is set up) decides over later lines", async (t) => {
+  const out = normalizeOutput('Error: unknown command "x" for "kubelet"\nE1201 19:30:01.000002    7 run.go:72] "other"\n');
+  t.equal(out.logLine, 'Error: unknown command "x" for "kubelet"');
+  t.equal(out.error, 'unknown command "x" for "kubelet"');
+});
+
+const recorded = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^1\.\d+\.json$/.test(f)) : [];
+t.test('a verdict recorded for other inputs is stale, and fails the comparison', { skip: recorded.length === 0 ? 'no recorded verdicts' : false }, async (t) => {
+  const dir = t.testdir();
+  const file = recorded[0]!;
+  copyFileSync(join(VERDICTS_DIR, file), join(dir, file));
+  const recording = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { results: Record<string, { caseHash: string; outcome: string }> };
+  const [id, verdict] = Object.entries(recording.results).find(([, v]) => v.outcome !== 'not-judged')!;
+  verdict.caseHash = `sha256:${'0'.repeat(64)}`;
+  writeFileSync(join(dir, file), JSON.stringify(recording));
+  // The comparison is a script of its own, outside the coverage tap measures for src/.
+  const { NODE_V8_COVERAGE: _coverage, ...env } = process.env;
+  const run = spawnSync(process.execPath, [COMPARE], { encoding: 'utf8', env: { ...env, NODE_CHECK_ORACLE_VERDICTS: dir }, timeout: 240_000 });
+  t.equal(run.status, 1);
+  t.match(run.stdout, new RegExp(`  ${id.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: stale: `));
+  t.match(run.stdout, new RegExp(`^kubelet ${file.slice(0, -5).replace('.', '\\.')}: \\d+/\\d+ verdicts agree \\(\\d+ judged by the real kubelet binary\\)$`, 'm'));
+  t.match(run.stdout, /^\d+\/\d+ oracle verdicts agree\n$/m);
+});
+
+t.test("host facts come from the given HostIo for any root (the sandbox's recorded host)", async (t) => {
+  const { checkNode } = await import('../../src/check-node.js');
+  const root = t.testdir({
+    usr: { lib: { systemd: { system: { 'kubelet.service': '[Service]\nExecStart=/usr/bin/kubelet --config=/var/lib/kubelet/config.yaml --container-runtime-endpoint=unix:///run/containerd/containerd.sock\n' } } } },
+    var: { lib: { kubelet: { 'config.yaml': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: cgroupfs\n' } } },
+  });
+  const host = (swaps: string) => ({
+    readFile: (file: string) => (file === '/proc/swaps' ? { ok: true as const, text: swaps } : file === '/sys/devices/system/cpu/online' ? { ok: true as const, text: '0-1\n' } : { ok: false as const, code: 'ENOENT' }),
+    stat: (file: string) => (file === '/run/containerd/containerd.sock' ? { ok: true as const, type: 'socket' as const } : { ok: false as const, code: 'ENOENT' }),
+    statfsType: () => 0x63677270,
+  });
+  const header = 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n';
+  const withSwap = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: '1.31.14', hostIo: host(`${header}/swapfile file 1048572 0 -2\n`) });
+  t.equal(withSwap.kubeletWillStart, false, 'swap on and failSwapOn (default true): kubelet exits');
+  t.notOk(withSwap.notChecked?.some((n) => n.fact === 'swaps'), 'swap was read, not "not checked"');
+  const noSwap = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: '1.31.14', hostIo: host(header) });
+  t.not(noSwap.findings.find((f) => f.severity === 'error')?.id, withSwap.findings.find((f) => f.severity === 'error')?.id);
+});
