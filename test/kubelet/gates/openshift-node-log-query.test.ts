@@ -1,4 +1,5 @@
 import t from 'tap';
+import { readFileSync } from 'node:fs';
 import { checkNode } from '../../../src/check-node.js';
 import { writeRoot } from '../../helpers/node-root.js';
 
@@ -52,7 +53,9 @@ Restart=always
 
 // Upstream's ValidateKubeletFlags refuses the node-role label (cmd/kubelet/app/options/options.go):
 // without it, the configuration is what upstream's kubelet refuses.
-const root = (dir: string, unit = UNIT) => writeRoot(dir, { '/etc/systemd/system/kubelet.service': unit, '/etc/kubernetes/kubelet.conf': KUBELET_CONF });
+// The client CA kubelet.conf names (written by the machine-config server on a real node).
+const CLIENT_CA = readFileSync(new URL('../../fixtures/nodes/start-config-json/root/etc/kubernetes/pki/ca.crt', import.meta.url), 'utf8');
+const root = (dir: string, unit = UNIT) => writeRoot(dir, { '/etc/systemd/system/kubelet.service': unit, '/etc/kubernetes/kubelet.conf': KUBELET_CONF, '/etc/kubernetes/kubelet-ca.crt': CLIENT_CA });
 const validationErrors = (report: Awaited<ReturnType<typeof checkNode>>) => report.findings.filter((f) => f.severity === 'error' && /NodeLogQuery/.test(f.kubeletError ?? f.message));
 
 t.test("OpenShift 4.14-4.20 kubelet.conf (enableSystemLogQuery: true): OpenShift's kubelet 1.27-1.33 starts", async (t) => {
