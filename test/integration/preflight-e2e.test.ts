@@ -178,7 +178,10 @@ t.test('preflight in ExecStartPre, without the fallback, under the real systemd 
     const state = JSON.parse((await must(node, ['cat', '/run/node-check/journal/repeats.json'])).stdout) as { bootId: string; scopes: Record<string, { seen: Record<string, { id: string; count: number }> }> };
     t.equal(state.bootId, (await must(node, ['cat', '/proc/sys/kernel/random/boot_id'])).stdout.trim(), "of this boot");
     t.same(Object.keys(state.scopes), [UNIT], "counted under kubelet's unit, read from preflight's own cgroup");
-    t.same(Object.values(state.scopes[UNIT]!.seen).map((s) => [s.id, s.count]), [['plugin-binary-missing', loops]], 'every run counted');
+    // The demo node's generated kubelet.conf also carries fields this kubelet ignores (a warning, journaled too).
+    const seen = Object.values(state.scopes[UNIT]!.seen);
+    t.same(seen.filter((s) => s.id === 'plugin-binary-missing').map((s) => s.count), [loops], 'every run counted');
+    t.ok(seen.every((s) => s.count === loops), 'each journaled finding, every run');
 
     // A change: the plugin appears, not executable (kubelet 1.28 starts; pulls will fail): new, written at once.
     await must(node, ['rm', fast]);
