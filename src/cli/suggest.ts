@@ -1,16 +1,24 @@
 /** "Did you mean": the known words closest to a mistyped one (commands, options, finding ids). */
 
-/** Levenshtein distance, bounded by the words' lengths (both are short here). */
-export function editDistance(a: string, b: string): number {
+/**
+ * Levenshtein distance; past `bound` it stops and answers bound + 1 (a kubelet flag table has
+ * hundreds of names, and only the close ones matter).
+ */
+export function editDistance(a: string, b: string, bound = Infinity): number {
+  if (Math.abs(a.length - b.length) > bound) return bound + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
+    let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = d;
+      if (d < rowMin) rowMin = d;
     }
+    if (rowMin > bound) return bound + 1;
     previous = current;
   }
-  return previous[b.length]!;
+  return Math.min(previous[b.length]!, bound + 1);
 }
 
 /**
@@ -19,9 +27,13 @@ export function editDistance(a: string, b: string): number {
  */
 export function closeMatches(word: string, candidates: readonly string[], limit = 3): string[] {
   const bound = Math.max(2, Math.floor(word.length / 3));
-  return candidates
-    .map((candidate) => ({ candidate, distance: editDistance(word, candidate) }))
-    .filter(({ candidate, distance }) => distance <= bound || (word.length >= 4 && (candidate.includes(word) || word.includes(candidate))))
+  const close: { candidate: string; distance: number }[] = [];
+  for (const candidate of candidates) {
+    const contains = word.length >= 4 && (candidate.includes(word) || word.includes(candidate));
+    const distance = editDistance(word, candidate, contains ? Infinity : bound);
+    if (distance <= bound || contains) close.push({ candidate, distance });
+  }
+  return close
     .sort((x, y) => x.distance - y.distance || x.candidate.localeCompare(y.candidate))
     .slice(0, limit)
     .map(({ candidate }) => candidate);

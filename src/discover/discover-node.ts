@@ -12,7 +12,8 @@ import { parseEnvFile } from '../systemd/env-file.js';
 import { providerEntriesIn } from '../credentials/provider-names.js';
 import { MAX_PROVIDER_ENTRIES } from '../limits/bounds.js';
 import { goJoin } from '../go/index.js';
-import { parse as parseYaml } from 'yaml';
+import { parseConfigData, toPlain } from '../kubelet/config/decode.js';
+import { NEWEST_MODELLED_MINOR } from '../kubelet/version.js';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
 import { oncePerInput } from '../memo.js';
@@ -173,13 +174,11 @@ function clientCaCandidates(facts: KubeletConfigFacts, flag: string | undefined)
   const files = [...(facts.configFile ? [facts.configFile] : []), ...(facts.configDir?.dropIns ?? [])];
   for (const { path, content } of files) {
     if (!Buffer.isBuffer(content)) continue;
-    let parsed: unknown;
-    try {
-      // Duplicate keys, as MCO's 4.13 kubelet.conf has in featureGates, are no error to go-yaml v2.
-      parsed = parseYaml(content.toString('utf8'), { uniqueKeys: false });
-    } catch {
-      continue; // the config step reports it
-    }
+    // The config step's own decoder (kept per buffer, so that step reuses this parse); duplicate
+    // keys, as MCO's 4.13 kubelet.conf has in featureGates, are no error to go-yaml v2.
+    const decoded = parseConfigData(NEWEST_MODELLED_MINOR, content);
+    if (!decoded.ok) continue; // the config step reports it
+    const parsed = toPlain(decoded.json);
     const x509 = (parsed as { authentication?: { x509?: { clientCAFile?: unknown } } } | null)?.authentication?.x509;
     const file = x509 && typeof x509 === 'object' ? x509.clientCAFile : undefined;
     if (typeof file === 'string' && file !== '') paths.add(file.startsWith('/') ? file : goJoin(path.slice(0, path.lastIndexOf('/')) || '/', file));
