@@ -10,7 +10,7 @@
 import { processAlive } from '../host/atomic-file.js';
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, posix, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { lazyBuiltin } from '../host/builtins.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LOCK_PATH } from './paths.js';
 import { removeAtExit } from '../host/exit-cleanup.js';
@@ -91,7 +91,7 @@ async function acquire(base: string, lockPath: string, options: LockOptions): Pr
     pid: process.pid,
     startTime: processStartTime(process.pid),
     createdAt: new Date().toISOString(),
-    token: randomBytes(8).toString('hex'),
+    token: lazyBuiltin('node:crypto').randomBytes(8).toString('hex'),
   } satisfies LockHolder);
 
   for (;;) {
@@ -254,7 +254,7 @@ function isStale(lock: ExistingLock, staleAfterMs: number): boolean {
 /** Moves the stale lock aside and deletes it only if it is still the one judged stale; otherwise puts it back. */
 function breakStaleLock(dirAt: string, judged: string): void {
   const lockPath = join(dirAt, LOCK_NAME);
-  const aside = `${lockPath}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
+  const aside = `${lockPath}.stale.${process.pid}.${lazyBuiltin('node:crypto').randomBytes(4).toString('hex')}`;
   try {
     renameSync(lockPath, aside);
   } catch {

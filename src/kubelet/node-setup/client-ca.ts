@@ -7,7 +7,7 @@
  * ParseCertsPEM: PEM "CERTIFICATE" blocks without headers, each x509.ParseCertificate) wrapped as
  * "error loading CA bundle for %q: %v". run() returns the error unwrapped.
  */
-import { X509Certificate } from 'node:crypto';
+import { lazyBuiltin } from '../../host/builtins.js';
 import { goQuote } from '../../go/quote.js';
 import type { PathFact } from '../../model/node.js';
 
@@ -42,7 +42,7 @@ export function checkClientCaFile(path: string, fact: PathFact | undefined): Cli
     // A block with headers ("Proc-Type: …") is skipped by ParseCertsPEM; its body decoding is not modelled.
     if (body!.includes(':')) return { undecidable: `${path}: a PEM block with headers is not modelled` };
     try {
-      new X509Certificate(block[0]);
+      new (lazyBuiltin('node:crypto').X509Certificate)(block[0]);
       certificates++;
     } catch {
       // x509.ParseCertificate's wording differs from OpenSSL's; the verdict is the same.
