@@ -27,9 +27,11 @@ export function editDistance(a: string, b: string, bound = Infinity): number {
  */
 export function closeMatches(word: string, candidates: readonly string[], limit = 3): string[] {
   const bound = Math.max(2, Math.floor(word.length / 3));
+  const letters = letterCounts(word);
   const close: { candidate: string; distance: number }[] = [];
   for (const candidate of candidates) {
     const contains = word.length >= 4 && (candidate.includes(word) || word.includes(candidate));
+    if (!contains && letterBound(letters, candidate) > bound) continue;
     const distance = editDistance(word, candidate, contains ? Infinity : bound);
     if (distance <= bound || contains) close.push({ candidate, distance });
   }
@@ -37,6 +39,32 @@ export function closeMatches(word: string, candidates: readonly string[], limit 
     .sort((x, y) => x.distance - y.distance || x.candidate.localeCompare(y.candidate))
     .slice(0, limit)
     .map(({ candidate }) => candidate);
+}
+
+/** How often each UTF-16 code unit occurs in `word`. */
+function letterCounts(word: string): Map<number, number> {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < word.length; i++) counts.set(word.charCodeAt(i), (counts.get(word.charCodeAt(i)) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * A lower bound of the edit distance from the word whose letters are counted to `candidate`: one
+ * edit changes the count of at most two letters by one each, so it is at least half the
+ * difference of the counts (and at least the difference of the lengths).
+ */
+function letterBound(letters: ReadonlyMap<number, number>, candidate: string): number {
+  const rest = new Map(letters);
+  let extra = 0;
+  for (let i = 0; i < candidate.length; i++) {
+    const c = candidate.charCodeAt(i);
+    const n = rest.get(c) ?? 0;
+    if (n > 0) rest.set(c, n - 1);
+    else extra++;
+  }
+  let missing = 0;
+  for (const n of rest.values()) missing += n;
+  return Math.max(Math.ceil((extra + missing) / 2), Math.abs(extra - missing));
 }
 
 /** " Did you mean X?" / " Did you mean X or Y?", or "" when nothing is close. */

@@ -28,3 +28,18 @@ t.test('close matches are ranked by their true distance, containment included', 
   t.equal(didYouMean('zzzzzzzz', flags), '');
   t.equal(didYouMean('max-pod', flags), ' Did you mean max-pods?');
 });
+
+t.test('the letter-count shortcut never drops a match the full comparison keeps', async (t) => {
+  const bruteForce = (w: string, candidates: string[]) => {
+    const bound = Math.max(2, Math.floor(w.length / 3));
+    return candidates
+      .map((candidate) => ({ candidate, distance: reference(w, candidate) }))
+      .filter(({ candidate, distance }) => distance <= bound || (w.length >= 4 && (candidate.includes(w) || w.includes(candidate))))
+      .sort((x, y) => x.distance - y.distance || x.candidate.localeCompare(y.candidate))
+      .slice(0, 3)
+      .map(({ candidate }) => candidate);
+  };
+  fc.assert(fc.property(word, fc.array(word, { maxLength: 12 }), (w, candidates) => {
+    t.same(closeMatches(w, candidates), bruteForce(w, candidates));
+  }), { numRuns: 2000 });
+});
