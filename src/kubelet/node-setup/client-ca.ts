@@ -65,7 +65,7 @@ function pemDecodersOf(goMinor: number): readonly PemDecoder[] {
  * client-go util/cert/pem.go ParseCertsPEM (unchanged v0.24-v0.36): every "CERTIFICATE" block
  * without headers through x509.ParseCertificate, the first error returned, at least one needed.
  */
-function parseCertsPem(data: Uint8Array, decoder: PemDecoder, go: { minor: number; negativeSerialAllowed: boolean }): X509Verdict {
+export function parseCertsPem(data: Uint8Array, decoder: PemDecoder, go: { minor: number; negativeSerialAllowed: boolean }): X509Verdict {
   let rest = data;
   let found = false;
   while (rest.length > 0) {
