@@ -1,9 +1,9 @@
 /**
  * encoding/pem Decode, in both forms Go has shipped (src/encoding/pem/pem.go):
- * - 'begin-first' (Go 1.18-1.23, 1.24 before 1.24.8): find "-----BEGIN " at the start or after a
- *   newline, then its END;
- * - 'end-first' (1.24.8+, 1.25.x read at 1.25.5 and 1.25.14, 1.26): find the first "\n-----END ",
- *   then the last "-----BEGIN " before it that starts a line.
+ * - 'begin-first' (Go 1.18-1.23, 1.24.0-1.24.9, 1.25.0-1.25.3): find "-----BEGIN " at the start
+ *   or after a newline, then its END;
+ * - 'end-first' (1.24.10+, 1.25.4+, 1.26): find the first "\n-----END ", then the last
+ *   "-----BEGIN " before it that starts a line.
  * Everything is compared as bytes, as Go does.
  */
 import { decodeGoStdBase64 } from './base64.js';

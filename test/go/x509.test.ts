@@ -159,10 +159,10 @@ interface Judge {
   readonly decoder: PemDecoder;
   readonly bin: string;
 }
-/** encoding/pem's Decode became 'end-first' in go1.24.8 and go1.25.2 (src/go/pem.ts). */
+/** encoding/pem's Decode became 'end-first' in go1.24.10 and go1.25.4 (src/go/pem.ts). */
 function decoderOf(version: string): PemDecoder {
   const [, minor, patch] = /^go1\.(\d+)(?:\.(\d+))?/.exec(version)!.map(Number) as [number, number, number];
-  if (minor >= 26 || (minor === 25 && (patch || 0) >= 2) || (minor === 24 && (patch || 0) >= 8)) return 'end-first';
+  if (minor >= 26 || (minor === 25 && (patch || 0) >= 4) || (minor === 24 && (patch || 0) >= 10)) return 'end-first';
   return 'begin-first';
 }
 /**

@@ -54,7 +54,7 @@ export function checkClientCaFile(minor: number, path: string, fact: PathFact | 
   return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: ${answer.error}`, inexact: !answer.exact };
 }
 
-/** encoding/pem changed how it finds a block in go1.24.8/go1.25.2; a minor spanning the change has both. */
+/** encoding/pem changed how it finds a block in go1.24.10 and go1.25.4 (src/go/pem.ts): those minors have both. */
 function pemDecodersOf(goMinor: number): readonly PemDecoder[] {
   if (goMinor <= 23) return ['begin-first'];
   if (goMinor >= 26) return ['end-first'];
