@@ -93,8 +93,8 @@ function parseCertificate(der: Uint8Array, go: GoX509): Uint8Array {
   parseName(issuer, go, readOid);
 
   const validity = new DerString(tbs.read(TAG.SEQUENCE) ?? fail('x509: malformed validity'));
-  parseTime(validity);
-  parseTime(validity);
+  parseTime(validity, go);
+  parseTime(validity, go);
 
   // Go reports a malformed subject as "malformed issuer" (parser.go, every version read).
   const subject = tbs.readElement(TAG.SEQUENCE) ?? fail('x509: malformed issuer');
@@ -149,12 +149,13 @@ function parseAI(der: DerString, readOid: ReadOid): { oid: number[]; params: Uin
   return { oid, params: params.element };
 }
 
-function parseTime(der: DerString): void {
+function parseTime(der: DerString, go: GoX509): void {
   if (der.peekTag(TAG.UTCTime)) {
     const body = der.read(TAG.UTCTime) ?? fail('x509: malformed UTCTime');
     const outcome = checkAsn1Time(body, 'utc');
     if (outcome === 'zone') undecidable('a UTCTime with a numeric zone offset');
-    if (outcome === 'malformed') fail('x509: malformed UTCTime');
+    // Go 1.18 parsed UTCTime inline and returned time.Parse's own error (its words not ported).
+    if (outcome === 'malformed') fail('x509: malformed UTCTime', go.minor > 18);
   } else if (der.peekTag(TAG.GeneralizedTime)) {
     const body = der.read(TAG.GeneralizedTime) ?? fail('x509: malformed GeneralizedTime');
     const outcome = checkAsn1Time(body, 'generalized');
