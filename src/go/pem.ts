@@ -22,21 +22,10 @@ const PEM_START = bytesOf('\n-----BEGIN ');
 const PEM_END = bytesOf('\n-----END ');
 const DASHES = bytesOf('-----');
 
-function indexOf(haystack: Uint8Array, needle: Uint8Array, from = 0): number {
-  outer: for (let i = from; i + needle.length <= haystack.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
-}
-function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = haystack.length - needle.length; i >= 0; i--) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
-}
-const hasPrefix = (s: Uint8Array, p: Uint8Array) => s.length >= p.length && indexOf(s.subarray(0, p.length), p) === 0;
+const view = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+const indexOf = (haystack: Uint8Array, needle: Uint8Array) => view(haystack).indexOf(needle);
+const lastIndexOf = (haystack: Uint8Array, needle: Uint8Array) => (haystack.length < needle.length ? -1 : view(haystack).lastIndexOf(needle));
+const hasPrefix = (s: Uint8Array, p: Uint8Array) => s.length >= p.length && view(s.subarray(0, p.length)).equals(p);
 const hasSuffix = (s: Uint8Array, p: Uint8Array) => s.length >= p.length && hasPrefix(s.subarray(s.length - p.length), p);
 const isSpaceOrTab = (b: number) => b === 0x20 || b === 0x09;
 /** getLine: up to '\n' (a '\r' before it dropped), trailing spaces and tabs trimmed. */

@@ -186,10 +186,8 @@ export function minimalInteger(b: Uint8Array): boolean {
 }
 
 function twosComplement(b: Uint8Array): bigint {
-  let v = 0n;
-  for (const byte of b) v = (v << 8n) | BigInt(byte);
-  if ((b[0]! & 0x80) !== 0) v -= 1n << BigInt(b.length * 8);
-  return v;
+  const v = BigInt(`0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`);
+  return (b[0]! & 0x80) !== 0 ? v - (1n << BigInt(b.length * 8)) : v;
 }
 
 export const fitsInt64 = (v: bigint) => v >= INT64_MIN && v <= INT64_MAX;

@@ -252,7 +252,7 @@ const CURVES: Record<string, Curve> = {
     b: 0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00n,
   },
 };
-const bigFromBytes = (b: Uint8Array) => b.reduce((v, byte) => (v << 8n) | BigInt(byte), 0n);
+const bigFromBytes = (b: Uint8Array) => (b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`));
 const mod = (v: bigint, p: bigint) => ((v % p) + p) % p;
 
 function parsePublicKey(algorithm: string, params: Uint8Array, data: Uint8Array, go: GoX509, readOid: ReadOid): void {
