@@ -76,24 +76,22 @@ export class DerString {
     return { tag, body: s.subarray(headerLen, length), element: s.subarray(0, length) };
   }
 
+  /** ReadASN1: the contents of the next element, which must have `tag`. */
   read(tag: number): Uint8Array | undefined {
-    const saved = this.bytes;
-    const e = this.readAny();
-    if (!e || e.tag !== tag) {
-      this.bytes = saved;
-      return undefined;
-    }
-    return e.body;
+    return this.readTagged(tag)?.body;
   }
 
+  /** ReadASN1Element: the same, header included. */
   readElement(tag: number): Uint8Array | undefined {
+    return this.readTagged(tag)?.element;
+  }
+
+  private readTagged(tag: number): AnyElement | undefined {
     const saved = this.bytes;
     const e = this.readAny();
-    if (!e || e.tag !== tag) {
-      this.bytes = saved;
-      return undefined;
-    }
-    return e.element;
+    if (e && e.tag === tag) return e;
+    this.bytes = saved;
+    return undefined;
   }
 
   /** ReadOptionalASN1: absent is fine; present must read. */
