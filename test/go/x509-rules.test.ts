@@ -109,6 +109,8 @@ t.test('the client CA check asks every Go minor a kubelet minor was built with',
   const negative = pem(certificate({ serial: hex('fb') }));
   t.same(checkClientCaFile(31, '/ca.crt', fact(negative)), { ok: true }, '1.31: go.mod says go 1.22.0, x509negativeserial=1');
   t.same(checkClientCaFile(32, '/ca.crt', fact(negative)), { ok: false, error: 'error loading CA bundle for "client-ca-bundle::/ca.crt": x509: negative serial number', inexact: false });
+  t.match(checkClientCaFile(32, '/ca.crt', fact(negative), 'http2client=0,x509negativeserial=1'), { undecidable: /disagree/ }, 'GODEBUG in kubelet\'s environment names the setting');
+  t.same(checkClientCaFile(32, '/ca.crt', fact(pem(certificate())), 'x509negativeserial=1'), { ok: true }, 'without a negative serial it does not matter');
   const skid = ext('551d0e', tlv(0x04, hex('01')));
   t.match(checkClientCaFile(24, '/ca.crt', fact(pem(certificate({ extensions: [skid, skid] })))), { undecidable: /go1\.18-go1\.20\) disagree/ }, 'Go 1.18 accepts, 1.19 refuses');
   const badBoolean = pem(certificate({ extensions: [ext('551d13', seq(tlv(0x01, hex('01'))))] }));

@@ -20,8 +20,12 @@ type Decided = Exclude<X509Verdict, { readonly undecidable: string }>;
 const NO_CERTIFICATES = 'data does not contain any valid RSA or ECDSA certificates';
 const CERTIFICATE = Uint8Array.from('CERTIFICATE', (c) => c.charCodeAt(0));
 
-/** The CA bundle check for `path` (as kubelet `minor` names it) given what the root holds there. */
-export function checkClientCaFile(minor: number, path: string, fact: PathFact | undefined): ClientCaCheck {
+/**
+ * The CA bundle check for `path` (as kubelet `minor` names it) given what the root holds there.
+ * `godebug`: GODEBUG in kubelet's environment; one naming x509negativeserial is tried both ways
+ * (its parsing rules are not ported), so a negative serial number then decides nothing.
+ */
+export function checkClientCaFile(minor: number, path: string, fact: PathFact | undefined, godebug?: string): ClientCaCheck {
   if (!path.startsWith('/')) return { undecidable: `clientCAFile ${goQuote(path)} is relative: kubelet resolves it against the config file's directory, which node-check does not model` };
   if (fact === undefined) return { undecidable: `${path} was not read` };
   if (!fact.exists) {
@@ -41,12 +45,13 @@ export function checkClientCaFile(minor: number, path: string, fact: PathFact | 
   if (!toolchain) return { undecidable: `the Go release kubelet 1.${minor} is built with is not known` };
   // Every Go release kubelet 1.<minor> shipped with must give the same answer (src/kubelet/data/go-toolchain.ts).
   let answer: Decided | undefined;
+  const negativeSerial = godebug?.includes('x509negativeserial') ? [true, false] : [toolchain.negativeSerialAllowed];
   for (let go = toolchain.firstGo; go <= toolchain.lastGo; go++) {
-    for (const decoder of pemDecodersOf(go)) {
-      const verdict = parseCertsPem(data, decoder, { minor: go, negativeSerialAllowed: toolchain.negativeSerialAllowed });
+    for (const [decoder, negativeSerialAllowed] of pemDecodersOf(go).flatMap((d) => negativeSerial.map((n) => [d, n] as const))) {
+      const verdict = parseCertsPem(data, decoder, { minor: go, negativeSerialAllowed });
       if ('undecidable' in verdict) return { undecidable: `${path}: ${verdict.undecidable}` };
       if (answer === undefined) answer = verdict;
-      else if (answer.ok !== verdict.ok) return { undecidable: `${path}: the Go releases kubelet 1.${minor} was built with (go1.${toolchain.firstGo}-go1.${toolchain.lastGo}) disagree on it` };
+      else if (answer.ok !== verdict.ok) return { undecidable: `${path}: the Go releases kubelet 1.${minor} was built with (go1.${toolchain.firstGo}-go1.${toolchain.lastGo})${negativeSerial.length > 1 ? ' and GODEBUG x509negativeserial either way' : ''} disagree on it` };
       else if (!answer.ok && !verdict.ok && (answer.error !== verdict.error || !verdict.exact)) answer = { ok: false, error: answer.error, exact: false }; // same verdict, Go's words differ
     }
   }
