@@ -81,7 +81,7 @@ export const NODE_SETUP_KINDS: readonly FindingKind[] = [
     versions: 'all (1.24-1.36)',
     messageId: '014a828e0c0046b9aa44f9739d4aca9e',
     meaning:
-      'Kubelet loads the CA bundle it authenticates clients with before it connects to the container runtime. A missing file, an empty one ("missing content for CA bundle …") or one without a PEM certificate ("error loading CA bundle for \\"client-ca-bundle::P\\": data does not contain any valid RSA or ECDSA certificates") exits with status 1, every restart.',
+      'Kubelet loads the CA bundle it authenticates clients with before it connects to the container runtime. A missing file, an empty one ("missing content for CA bundle …") or one without a PEM certificate ("error loading CA bundle for \\"client-ca-bundle::P\\": data does not contain any valid RSA or ECDSA certificates") or with a certificate Go\'s x509.ParseCertificate refuses (a DER encoding error, or from 1.32 a negative serial number: "x509: negative serial number") exits with status 1, every restart.',
     fix: 'Restore the cluster CA certificate in PEM at that path (kubeadm: /etc/kubernetes/pki/ca.crt; OpenShift: /etc/kubernetes/kubelet-ca.crt), or correct clientCAFile / --client-ca-file.',
   },
   {

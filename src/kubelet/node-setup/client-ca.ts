@@ -7,18 +7,25 @@
  * ParseCertsPEM: PEM "CERTIFICATE" blocks without headers, each x509.ParseCertificate) wrapped as
  * "error loading CA bundle for %q: %v". run() returns the error unwrapped.
  */
-import { lazyBuiltin } from '../../host/builtins.js';
 import { goQuote } from '../../go/quote.js';
+import { decodePem, type PemDecoder } from '../../go/pem.js';
+import { parseGoCertificate, type X509Verdict } from '../../go/x509/parser.js';
+import { KUBELET_GO_TOOLCHAINS } from '../data/go-toolchain.js';
 import type { PathFact } from '../../model/node.js';
 
 export type ClientCaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly inexact: boolean } | { readonly undecidable: string };
 
-const NO_CERTIFICATES = 'data does not contain any valid RSA or ECDSA certificates';
-// encoding/pem: "-----BEGIN TYPE-----", base64 body, "-----END TYPE-----".
-const PEM_BLOCK = /-----BEGIN ([^\r\n-]*)-----\r?\n([\s\S]*?)-----END \1-----/g;
+type Decided = Exclude<X509Verdict, { readonly undecidable: string }>;
 
-/** The CA bundle check for `path` (as kubelet names it) given what the root holds there. */
-export function checkClientCaFile(path: string, fact: PathFact | undefined): ClientCaCheck {
+const NO_CERTIFICATES = 'data does not contain any valid RSA or ECDSA certificates';
+const CERTIFICATE = Uint8Array.from('CERTIFICATE', (c) => c.charCodeAt(0));
+
+/**
+ * The CA bundle check for `path` (as kubelet `minor` names it) given what the root holds there.
+ * `godebug`: GODEBUG in kubelet's environment; one naming x509negativeserial is tried both ways
+ * (its parsing rules are not ported), so a negative serial number then decides nothing.
+ */
+export function checkClientCaFile(minor: number, path: string, fact: PathFact | undefined, godebug?: string): ClientCaCheck {
   if (!path.startsWith('/')) return { undecidable: `clientCAFile ${goQuote(path)} is relative: kubelet resolves it against the config file's directory, which node-check does not model` };
   if (fact === undefined) return { undecidable: `${path} was not read` };
   if (!fact.exists) {
@@ -34,23 +41,47 @@ export function checkClientCaFile(path: string, fact: PathFact | undefined): Cli
   const data = fact.content.data;
   const name = `client-ca-bundle::${path}`;
   if (data.length === 0) return { ok: false, error: `missing content for CA bundle ${goQuote(name)}`, inexact: false };
-  const text = data.toString('latin1');
-  let certificates = 0;
-  for (const block of text.matchAll(PEM_BLOCK)) {
-    const [, type, body] = block;
-    if (type !== 'CERTIFICATE') continue;
-    // A block with headers ("Proc-Type: …") is skipped by ParseCertsPEM; its body decoding is not modelled.
-    if (body!.includes(':')) return { undecidable: `${path}: a PEM block with headers is not modelled` };
-    try {
-      new (lazyBuiltin('node:crypto').X509Certificate)(block[0]);
-      certificates++;
-    } catch {
-      // x509.ParseCertificate's wording differs from OpenSSL's; the verdict is the same.
-      return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: x509: malformed certificate`, inexact: true };
+  const toolchain = KUBELET_GO_TOOLCHAINS[minor];
+  if (!toolchain) return { undecidable: `the Go release kubelet 1.${minor} is built with is not known` };
+  // Every Go release kubelet 1.<minor> shipped with must give the same answer (src/kubelet/data/go-toolchain.ts).
+  let answer: Decided | undefined;
+  const negativeSerial = godebug?.includes('x509negativeserial') ? [true, false] : [toolchain.negativeSerialAllowed];
+  for (let go = toolchain.firstGo; go <= toolchain.lastGo; go++) {
+    for (const [decoder, negativeSerialAllowed] of pemDecodersOf(go).flatMap((d) => negativeSerial.map((n) => [d, n] as const))) {
+      const verdict = parseCertsPem(data, decoder, { minor: go, negativeSerialAllowed });
+      if ('undecidable' in verdict) return { undecidable: `${path}: ${verdict.undecidable}` };
+      if (answer === undefined) answer = verdict;
+      else if (answer.ok !== verdict.ok) return { undecidable: `${path}: the Go releases kubelet 1.${minor} was built with (go1.${toolchain.firstGo}-go1.${toolchain.lastGo})${negativeSerial.length > 1 ? ' and GODEBUG x509negativeserial either way' : ''} disagree on it` };
+      else if (!answer.ok && !verdict.ok && (answer.error !== verdict.error || !verdict.exact)) answer = { ok: false, error: answer.error, exact: false }; // same verdict, Go's words differ
     }
   }
-  if (certificates > 0) return { ok: true };
-  // "-----BEGIN" text that is not a PEM block node-check recognises: pem.Decode's edge cases are not modelled.
-  if (text.includes('-----BEGIN')) return { undecidable: `${path} holds PEM text with no certificate node-check recognises` };
-  return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: ${NO_CERTIFICATES}`, inexact: false };
+  if (!answer || answer.ok) return { ok: true };
+  return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: ${answer.error}`, inexact: !answer.exact };
+}
+
+/** encoding/pem changed how it finds a block in go1.24.10 and go1.25.4 (src/go/pem.ts): those minors have both. */
+function pemDecodersOf(goMinor: number): readonly PemDecoder[] {
+  if (goMinor <= 23) return ['begin-first'];
+  if (goMinor >= 26) return ['end-first'];
+  return ['begin-first', 'end-first'];
+}
+
+/**
+ * client-go util/cert/pem.go ParseCertsPEM (unchanged v0.24-v0.36): every "CERTIFICATE" block
+ * without headers through x509.ParseCertificate, the first error returned, at least one needed.
+ */
+export function parseCertsPem(data: Uint8Array, decoder: PemDecoder, go: { minor: number; negativeSerialAllowed: boolean }): X509Verdict {
+  let rest = data;
+  let found = false;
+  while (rest.length > 0) {
+    const decoded = decodePem(rest, decoder);
+    if (!decoded) break;
+    rest = decoded.rest;
+    const { block } = decoded;
+    if (block.hasHeaders || Buffer.compare(block.type, CERTIFICATE) !== 0) continue;
+    const verdict = parseGoCertificate(block.bytes, go);
+    if (!('ok' in verdict) || !verdict.ok) return verdict;
+    found = true;
+  }
+  return found ? { ok: true } : { ok: false, error: NO_CERTIFICATES, exact: true };
 }

@@ -195,7 +195,7 @@ function startInputs(context: StartContext): Ordered[] {
   const x509 = authentication && typeof authentication === 'object' ? (authentication as Record<string, unknown>)['x509'] : undefined;
   const clientCAFile = x509 && typeof x509 === 'object' ? (x509 as Record<string, unknown>)['clientCAFile'] : undefined;
   if (typeof clientCAFile === 'string' && clientCAFile !== '') {
-    const ca = checkClientCaFile(clientCAFile, context.model.files[nodePathKey(clientCAFile)]);
+    const ca = checkClientCaFile(context.minor, clientCAFile, context.model.files[nodePathKey(clientCAFile)], context.model.kubeletEnvironment['GODEBUG']);
     if ('undecidable' in ca) items.push({ step: 'run:auth', outcome: { undecidable: `authentication.x509.clientCAFile: ${ca.undecidable}`, path: clientCAFile } });
     else if (!ca.ok) {
       items.push(fail('run:auth', 'kubelet-client-ca-invalid', ca.error, `Kubelet 1.${context.minor} cannot load its client CA bundle ${clientCAFile} (authentication.x509.clientCAFile, --client-ca-file): ${ca.error}.`,

@@ -1,0 +1,3 @@
+module nodecheck/x509verdict
+
+go 1.26
