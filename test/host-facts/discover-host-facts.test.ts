@@ -40,7 +40,7 @@ t.test('another root: nothing is read, every fact is notChecked with the reason'
   const result = discoverHostFacts({ root, containerRuntimeEndpoint: 'unix:///run/containerd/containerd.sock', io });
   t.same(io.calls, [], 'no host read, stat or statfs');
   t.same(result.facts, {});
-  t.same(result.notChecked.map((n) => n.fact), ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus', 'cloudMachine']);
+  t.same(result.notChecked.map((n) => n.fact), ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus', 'cloudMachine', 'cgroupRoots']);
   t.match(result.notChecked[0]?.reason, `--root ${root} is not the running system`);
   // And the checks then say "cannot tell", not "fine".
   const outcomes = checkHostPreconditions({ minor: 30, config: { ...defaultsFor(30)!, containerRuntimeEndpoint: 'unix:///run/containerd/containerd.sock' }, facts: result.facts });

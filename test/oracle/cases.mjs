@@ -12,6 +12,7 @@ import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, read
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bootstrapKubeconfig, eksKubeconfig, kubeadmKubeletConf, KUBELET_CLIENT_PEM, KUBELET_CLIENT_PEM_PATH } from '../../scripts/fixtures/kubeconfig.mjs';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/nodes/', import.meta.url));
 
@@ -47,40 +48,92 @@ function credentialConfig(providers, apiVersion = 'kubelet.config.k8s.io/v1') {
 const provider = (name, extra = {}) => ({ name, matchImages: ['*.example.com'], defaultCacheDuration: '10m', apiVersion: 'credentialprovider.kubelet.k8s.io/v1', ...extra });
 const credentialFlags = '--image-credential-provider-config=/etc/kubernetes/credential-provider.json --image-credential-provider-bin-dir=/usr/libexec/kubelet-credential-providers';
 
-// A fixture is a copy of a node's configuration, not of its credentials: most name a kubeconfig
-// and a client CA file they do not carry, and kubelet stops there (its run() and
-// UnsecuredDependencies, cmd/kubelet/app/server.go), before the steps the fixture is about. Its
-// "completed" case adds those files, so kubelet runs on to them: a kubeconfig for an API server
-// that never answers (kubelet does not wait for one before "Started kubelet") and a CA
+// A fixture is a copy of a node's configuration; the kubeconfig and client certificate it names
+// are fill-ins it carries (scripts/fixtures/kubeconfig.mjs). Some name a client CA file they do
+// not carry, and kubelet stops there (InitializeTLS, cmd/kubelet/app/server.go), before the steps
+// the fixture is about. Its "completed" case adds that file, so kubelet runs on to them: a CA
 // certificate with no key anywhere.
 const ORACLE_CA = "-----BEGIN CERTIFICATE-----\nMIIBlTCCATugAwIBAgIUcZZuMQD6fX5EnHAt8nuyhR9zV+kwCgYIKoZIzj0EAwIw\nHzEdMBsGA1UEAwwUbm9kZS1jaGVjay1vcmFjbGUtY2EwIBcNMjYxMjAxMTk0NzI0\nWhgPMjEyNjExMDcxOTQ3MjRaMB8xHTAbBgNVBAMMFG5vZGUtY2hlY2stb3JhY2xl\nLWNhMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEw3gMH+KqcRh8LfWjc6Y0RjYY\ntJRymNBvVD0isUeCjOb6VNLjap4rBGRbeCN4pGK+AH/5Otd2iIhftybDwxS9V6NT\nMFEwHQYDVR0OBBYEFKrYWbckb394YFE32M/v8ZHX1xarMB8GA1UdIwQYMBaAFKrY\nWbckb394YFE32M/v8ZHX1xarMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwID\nSAAwRQIhAMIaMWwArP2KXBQyuGISFH3Lir4WiHl0MyscI2XpRShVAiBJVJ4hC+14\n4qRsI9va11U41vbwsANkMh1i495NC5Sz0Q==\n-----END CERTIFICATE-----\n";
-const UNREACHABLE_KUBECONFIG = `apiVersion: v1
-kind: Config
-clusters:
-- name: oracle
-  cluster:
-    server: https://127.0.0.1:6443
-    insecure-skip-tls-verify: true
-users:
-- name: oracle
-  user:
-    token: oracle
-contexts:
-- name: oracle
-  context:
-    cluster: oracle
-    user: oracle
-current-context: oracle
-`;
 
 function completionFiles(root, entries) {
   const present = new Set(entries.map(([p]) => p));
   const text = entries.filter(([, e]) => e.content).map(([, e]) => e.content.toString('utf8')).join('\n');
   const files = {};
-  for (const m of text.matchAll(/--(?:bootstrap-)?kubeconfig=([^\s"']+)/g)) if (!present.has(m[1])) files[m[1]] = { content: UNREACHABLE_KUBECONFIG, mode: 0o600 };
   for (const m of text.matchAll(/"?clientCAFile"?\s*:\s*"?([^\s"',}]+)/g)) if (!present.has(m[1])) files[m[1]] = { content: ORACLE_CA, mode: 0o644 };
   return files;
 }
+
+// Kubelet's API client (cmd/kubelet/app/server.go buildKubeletClientConfig): kubeconfig shapes
+// and failures, with and without a bootstrap kubeconfig and certificate rotation.
+const KC = '/etc/kubernetes/kubelet.conf';
+const BKC = '/etc/kubernetes/bootstrap-kubelet.conf';
+const CA_FILE = '/etc/kubernetes/pki/ca.crt';
+const kcFlags = (bootstrap = false) => `--kubeconfig=${KC}${bootstrap ? ` --bootstrap-kubeconfig=${BKC}` : ''}`;
+const tokenKubeconfig = bootstrapKubeconfig();
+const pemFile = { [KUBELET_CLIENT_PEM_PATH]: { content: KUBELET_CLIENT_PEM, mode: 0o600 } };
+const b64 = (text) => Buffer.from(text).toString('base64');
+const kubeconfigVariants = () => [
+  ['kubeconfig-token', { flags: kcFlags(), files: { [KC]: tokenKubeconfig } }],
+  ['kubeconfig-client-cert', { flags: kcFlags(), files: { [KC]: kubeadmKubeletConf(), ...pemFile } }],
+  ['kubeconfig-client-cert-data', { flags: kcFlags(), files: { [KC]: kubeadmKubeletConf().replace(`client-certificate: ${KUBELET_CLIENT_PEM_PATH}`, `client-certificate-data: ${b64(KUBELET_CLIENT_PEM)}`).replace(`client-key: ${KUBELET_CLIENT_PEM_PATH}`, `client-key-data: ${b64(KUBELET_CLIENT_PEM)}`) } }],
+  ['kubeconfig-exec', { flags: kcFlags(), files: { [KC]: eksKubeconfig(), [CA_FILE]: ORACLE_CA } }],
+  ['kubeconfig-json', { flags: kcFlags(), files: { [KC]: JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:6443', 'insecure-skip-tls-verify': true } }], users: [{ name: 'u', user: { token: 'oracle' } }], contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }], 'current-context': 'x' }) } }],
+  ['kubeconfig-relative-ca', { flags: kcFlags(), files: { [KC]: eksKubeconfig('oracle', 'us-east-1', 'pki/ca.crt'), [CA_FILE]: ORACLE_CA } }],
+  ['kubeconfig-missing-rotate', { flags: kcFlags(), config: 'rotateCertificates: true' }],
+  ['kubeconfig-bootstrap-missing', { flags: kcFlags(true) }],
+  ['kubeconfig-bootstrap-rotate', { flags: kcFlags(true), config: 'rotateCertificates: true', files: { [BKC]: tokenKubeconfig } }],
+  ['kubeconfig-token-bootstrap-missing', { flags: kcFlags(true), files: { [KC]: tokenKubeconfig } }],
+  ['kubeconfig-cert-bootstrap-missing', { flags: kcFlags(true), files: { [KC]: kubeadmKubeletConf(), ...pemFile } }],
+  ['kubeconfig-rotate-current-pem', { flags: kcFlags(true), config: 'rotateCertificates: true', files: { [KC]: kubeadmKubeletConf(), ...pemFile } }],
+  ['kubeconfig-standalone-bootstrap-missing', { flags: `--bootstrap-kubeconfig=${BKC}` }],
+  ['kubeconfig-yaml-syntax', { flags: kcFlags(), files: { [KC]: 'apiVersion: v1\nclusters: [\n' } }],
+  ['kubeconfig-empty', { flags: kcFlags(), files: { [KC]: '' } }],
+  ['kubeconfig-no-current-context', { flags: kcFlags(), files: { [KC]: tokenKubeconfig.replace('current-context: kubelet\n', '') } }],
+  ['kubeconfig-unknown-current-context', { flags: kcFlags(), files: { [KC]: tokenKubeconfig.replace('current-context: kubelet', 'current-context: nope') } }],
+  ['kubeconfig-no-server', { flags: kcFlags(), files: { [KC]: tokenKubeconfig.replace(/    server: .*\n/, '') } }],
+  ['kubeconfig-ca-file-missing', { flags: kcFlags(), files: { [KC]: eksKubeconfig() } }],
+  ['kubeconfig-client-cert-missing', { flags: kcFlags(), files: { [KC]: kubeadmKubeletConf() } }],
+  ['kubeconfig-is-directory', { flags: kcFlags(), files: { [`${KC}/placeholder`]: '' } }],
+  ['kubeconfig-exec-v1', { flags: kcFlags(), files: { [KC]: eksKubeconfig().replace('client.authentication.k8s.io/v1beta1', 'client.authentication.k8s.io/v1').replace('      args:', '      interactiveMode: Never\n      args:'), [CA_FILE]: ORACLE_CA } }],
+  ['kubeconfig-insecure-token', { flags: kcFlags(), files: { [KC]: tokenKubeconfig.replace(/    certificate-authority-data: .*\n/, '    insecure-skip-tls-verify: true\n') } }],
+  ['flag-rotate-certificates-kubeconfig-missing', { flags: `${kcFlags()} --rotate-certificates=true` }],
+];
+
+/** Values kubelet takes without a word, or refuses, that node-check decides. */
+const valueVariants = () => [
+  ['config-cpu-manager-none', { config: 'cpuManagerPolicy: none' }],
+  ['config-cpu-manager-static-zero-reserved', { config: 'cpuManagerPolicy: static\nsystemReserved:\n  cpu: "0"' }],
+  ['flag-cpu-manager-bogus', { flags: '--cpu-manager-policy=bogus' }],
+  ['flag-cgroup-root-missing', { flags: '--cgroup-root=/no-such-cgroup' }],
+  ['config-tls-cert-missing', { config: 'tlsCertFile: /etc/kubernetes/pki/missing.crt\ntlsPrivateKeyFile: /etc/kubernetes/pki/missing.key' }],
+  ['config-tls-key-missing', { config: `tlsCertFile: ${KUBELET_CLIENT_PEM_PATH}\ntlsPrivateKeyFile: /etc/kubernetes/pki/missing.key`, files: pemFile }],
+  ['config-tls-cert-valid', { config: `tlsCertFile: ${KUBELET_CLIENT_PEM_PATH}\ntlsPrivateKeyFile: ${KUBELET_CLIENT_PEM_PATH}`, files: pemFile }],
+  ['config-max-pods-250', { config: 'maxPods: 250' }],
+  ['config-pod-pids-limit', { config: 'podPidsLimit: 4096' }],
+  ['config-serialize-image-pulls-false', { config: 'serializeImagePulls: false' }],
+  ['config-container-log-max-size', { config: 'containerLogMaxSize: 50Mi' }],
+  ['config-container-log-max-files', { config: 'containerLogMaxFiles: 3' }],
+  ['config-image-gc-valid', { config: 'imageGCHighThresholdPercent: 80\nimageGCLowThresholdPercent: 70' }],
+  ['config-kube-reserved-valid', { config: 'kubeReserved:\n  cpu: 100m\n  memory: 100Mi' }],
+  ['config-cluster-dns', { config: 'clusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local' }],
+  ['config-register-node-false', { config: 'registerNode: false' }],
+  ['config-eviction-percent', { config: 'evictionHard:\n  memory.available: 5%' }],
+  ['config-node-status-update-frequency', { config: 'nodeStatusUpdateFrequency: 20s' }],
+  ['config-kube-api-qps', { config: 'kubeAPIQPS: 50\nkubeAPIBurst: 100' }],
+  ['config-sync-frequency', { config: 'syncFrequency: 1m' }],
+  ['config-topology-none', { config: 'topologyManagerPolicy: none' }],
+  ['config-cpu-cfs-quota-false', { config: 'cpuCFSQuota: false' }],
+  ['config-hairpin-veth', { config: 'hairpinMode: hairpin-veth' }],
+  ['config-max-open-files', { config: 'maxOpenFiles: 1000000' }],
+  ['config-image-minimum-gc-age', { config: 'imageMinimumGCAge: 5m' }],
+  ['config-reserved-system-cpus', { config: 'reservedSystemCPUs: "0"' }],
+  ['flag-v-4', { flags: '--v=4' }],
+  ['flag-node-labels-two', { flags: '--node-labels=a.example.com/x=1,b.example.com/y=2' }],
+  ['flag-register-with-taints', { flags: '--register-with-taints=dedicated=infra:NoSchedule' }],
+  ['flag-fail-swap-on-true', { flags: '--fail-swap-on=true' }],
+  ['flag-max-pods-110', { flags: '--max-pods=110' }],
+  ['config-eviction-two-signals', { config: 'evictionHard:\n  memory.available: 100Mi\n  nodefs.available: 10%' }],
+];
 
 /** Generated variants for one minor: [id, { flags, config, files }]. */
 function variants(minor) {
@@ -162,6 +215,8 @@ function variants(minor) {
     ['config-eviction-valid', { config: 'evictionHard:\n  memory.available: 100Mi' }],
     ['config-shutdown-grace', { config: 'shutdownGracePeriod: 30s\nshutdownGracePeriodCriticalPods: 10s' }],
     ['config-shutdown-grace-inverted', { config: 'shutdownGracePeriod: 10s\nshutdownGracePeriodCriticalPods: 30s' }],
+    ...kubeconfigVariants(),
+    ...valueVariants(),
   ];
   return list;
 }

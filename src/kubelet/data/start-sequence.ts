@@ -301,11 +301,20 @@ export function aggregateError(messages: readonly string[]): string {
 export interface FatalLine {
   /** The part of the journal line after the klog header (or the whole line for 1.24). */
   readonly text: string;
-  /**
-   * true when klog may render the value differently: klog prints multi-line string values in a
-   * `<<…>>`-style block in some versions, so an error containing a newline is not pinned.
-   */
+  /** true when the line is not pinned for this minor and step (1.24 outside flag parsing). */
   readonly inexact: boolean;
+}
+
+/**
+ * A key's value as klog's text format writes it (k8s.io/klog/v2 internal/serialize/keyvalues.go
+ * writeStringValue, the same v2.70.1 … v2.140.0, kubelet 1.25-1.37): a quoted Go string, or a
+ * multi-line one as "=<", each line after a tab, and " >" on a line of its own.
+ */
+export function klogValue(v: string): string {
+  if (!v.includes('\n')) return `=${goQuote(v)}`;
+  const lines = v.split('\n');
+  const last = lines.pop()!;
+  return `=<\n${lines.map((l) => `\t${l}\n`).join('')}${last === '' ? ' >' : `\t${last}\n >`}`;
 }
 
 /**
@@ -326,10 +335,10 @@ export function fatalLine(minor: number, err: string, step?: StartStepId): Fatal
   const seq = startSequence(minor);
   if (!seq) return undefined;
   const direct = step ? seq.formats[step]?.klogMessage : undefined;
-  if (direct) return { text: `${goQuote(direct)} err=${goQuote(err)}`, inexact: err.includes('\n') };
+  if (direct) return { text: `${goQuote(direct)} err${klogValue(err)}`, inexact: false };
   if (seq.fatalLine === 'plain-error') {
     const pinned = step === undefined || step === 'parse-flags' || step === 'stray-argument';
     return { text: `Error: ${err}`, inexact: !pinned };
   }
-  return { text: `"command failed" err=${goQuote(err)}`, inexact: err.includes('\n') };
+  return { text: `"command failed" err${klogValue(err)}`, inexact: false };
 }

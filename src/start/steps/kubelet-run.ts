@@ -1,7 +1,8 @@
 /**
  * Kubelet's Run() and RunKubelet (cmd/kubelet/app/server.go, 1.24-1.36), in the order of the
  * start-sequence table (src/kubelet/data/start-sequence.ts): --exit-on-lock-contention without
- * --lock-file, the in-tree cloud provider (<=1.30), the client CA bundle (BuildAuth), the CRI
+ * --lock-file, the in-tree cloud provider (<=1.30), the API client (--kubeconfig,
+ * --bootstrap-kubeconfig), the client CA bundle (BuildAuth), the CRI
  * connection (fatal from 1.27), --reserved-cpus against the online CPUs, the
  * --kube-reserved / --system-reserved quantities, evictionHard (ParseThresholdConfig), swap (the
  * container manager), --node-ip, and
@@ -17,13 +18,18 @@ import { evaluateNodeSetup } from '../../kubelet/node-setup/index.js';
 import type { ResourceMap } from '../../kubelet/node-setup/reserved.js';
 import { stepIndex, type StartStepId } from '../../kubelet/data/start-sequence.js';
 import { checkHostPreconditions, defaultsFor, HOST_FINDING } from '../../host-facts/check-host.js';
+import { cgroupRootDir } from '../../discover/host-facts.js';
 import { isFailure, type PreconditionOutcome } from '../../systemd-preconditions/outcome.js';
 import { lastValue } from '../../kubelet/flags.js';
 import { providerCloudShown, type ProviderCloud } from '../../host-facts/cloud-machine.js';
 import { goParseBool } from '../../kubelet/command-line/strconv.js';
 import { checkEvictionHard } from '../../kubelet/node-setup/eviction.js';
+import { checkCpuManagerPolicy } from '../../kubelet/node-setup/cpu-manager.js';
 import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
-import { goSprintf, RUN_WRAP } from '../../kubelet/data/start-sequence.js';
+import { checkClientConfig, DEFAULT_CERT_DIR } from '../../kubelet/node-setup/kubeconfig.js';
+import { clientCaFileOf, NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS } from './dependencies.js';
+import { goSprintf, RUN_WRAP, wrapStepError } from '../../kubelet/data/start-sequence.js';
+import { checkServingCert } from '../../kubelet/node-setup/serving-cert.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import type { PathFact } from '../../model/node.js';
 
@@ -118,6 +124,66 @@ function ordered(context: StartContext): Ordered[] {
       items.push({ step, outcome });
     }
   }
+  // NewContainerManager validates cgroupRoot after swap (pkg/kubelet/cm/container_manager_linux.go:
+  // "Check if Cgroup-root actually exists on the node", with cgroupsPerQOS), on the host only.
+  const cgroupRoot = text('cgroupRoot') ?? '';
+  if (host && cgroupRoot !== '' && cgroupRoot !== '/' && config['cgroupsPerQOS'] !== false && !host.notChecked.some((n) => n.fact === 'cgroupRoots')) {
+    const exists = host.facts.cgroupRoots?.[cgroupRoot];
+    const configPath = context.model.kubeletConfig.configFile?.path;
+    if (text('cgroupDriver') === 'systemd' || exists === undefined) {
+      items.push({ step: 'run:container-manager', outcome: { undecidable: `cgroupRoot ${cgroupRoot}: ${text('cgroupDriver') === 'systemd' ? 'the systemd driver\'s cgroup names are not modelled' : 'whether its cgroup exists on this host was not read'}`, ...(configPath ? { path: configPath } : {}) } });
+    } else if (!exists) {
+      const error = `invalid configuration: cgroup ["${cgroupRoot.replace(/^\/+|\/+$/g, '')}"] has some missing paths: ${cgroupRootDir(cgroupRoot, host.facts.cgroupVersion ?? 1)}`;
+      items.push({ step: 'run:container-manager', outcome: {
+        findingId: 'kubelet-cgroup-root-missing',
+        kubeletError: goSprintf(RUN_WRAP, error),
+        message: `Kubelet 1.${context.minor} is given cgroupRoot ${cgroupRoot} (--cgroup-root), and that cgroup does not exist on this host: the container manager refuses it.`,
+        remediation: `Create the ${cgroupRoot} cgroup before kubelet starts (kind's entrypoint does), or drop cgroupRoot.`,
+        inexact: true,
+        ...(configPath ? { path: configPath } : {}),
+      } });
+    }
+  }
+  // NewContainerManager creates the CPU manager after its host checks (swap, cgroup root): last in its step.
+  const policy = text('cpuManagerPolicy') ?? '';
+  if (context.minor >= 26 || context.gateEnabled('CPUManager')) {
+    const cpu = checkCpuManagerPolicy(policy, {
+      ...(map('kubeReserved') ? { kubeReserved: map('kubeReserved') } : {}),
+      ...(map('systemReserved') ? { systemReserved: map('systemReserved') } : {}),
+      ...(text('reservedSystemCPUs') !== undefined ? { reservedSystemCPUs: text('reservedSystemCPUs') } : {}),
+    });
+    const configPath = context.model.kubeletConfig.configFile?.path;
+    if ('undecidable' in cpu) items.push({ step: 'run:container-manager', outcome: { undecidable: cpu.undecidable, ...(configPath ? { path: configPath } : {}) } });
+    else if (!cpu.ok) {
+      items.push({ step: 'run:container-manager', outcome: {
+        findingId: 'kubelet-cpu-manager-policy-invalid',
+        kubeletError: goSprintf(RUN_WRAP, cpu.error),
+        message: `Kubelet 1.${context.minor} cannot create its CPU manager (cpuManagerPolicy ${JSON.stringify(policy)}, --cpu-manager-policy): ${cpu.error}.`,
+        remediation: policy === 'static' ? 'Reserve CPUs for the static policy (kubeReserved.cpu or systemReserved.cpu, or reservedSystemCPUs), or set cpuManagerPolicy: none.' : 'Set cpuManagerPolicy to none or static.',
+        ...(configPath ? { path: configPath } : {}),
+      } });
+    }
+  }
+  // NewMainKubelet's serving certificate (after the runtime and image managers).
+  const flag = (name: string) => (flags ? lastValue(flags, name) : undefined) ?? '';
+  const serving = checkServingCert({
+    minor: context.minor,
+    certDir: flag('cert-dir') || DEFAULT_CERT_DIR,
+    tlsCertFile: text('tlsCertFile') ?? '',
+    tlsPrivateKeyFile: text('tlsPrivateKeyFile') ?? '',
+    serverTLSBootstrap: config['serverTLSBootstrap'] === true,
+    gateEnabled: (gate) => context.gateEnabled(gate),
+  }, (path) => context.model.files[nodePathKey(path)]);
+  if ('undecidable' in serving) items.push({ step: 'run:create-kubelet', outcome: { undecidable: `kubelet's serving certificate: ${serving.undecidable}`, ...(serving.path ? { path: serving.path } : {}) } });
+  else if (!serving.ok) {
+    items.push({ step: 'run:create-kubelet', outcome: {
+      findingId: 'kubelet-serving-cert-invalid',
+      kubeletError: wrapStepError(context.minor, 'run:create-kubelet', serving.error) ?? goSprintf(RUN_WRAP, serving.error),
+      message: `Kubelet 1.${context.minor} cannot load its serving certificate (tlsCertFile / tlsPrivateKeyFile, --tls-cert-file / --tls-private-key-file): ${serving.error}.`,
+      remediation: 'Restore the serving certificate and key at those paths, or unset tlsCertFile and tlsPrivateKeyFile (kubelet then writes a self-signed pair in --cert-dir), or use serverTLSBootstrap.',
+      path: serving.path,
+    } });
+  }
   const rank = (step: Ordered['step']) => (step === 'post-start' ? Number.MAX_SAFE_INTEGER : stepIndex(context.minor, step) ?? Number.MAX_SAFE_INTEGER - 1);
   return items.sort((a, b) => rank(a.step) - rank(b.step));
 }
@@ -162,7 +228,7 @@ const flagIsTrue = (context: StartContext, name: string): boolean => {
   return parsed.ok && parsed.value;
 };
 
-/** The run() checks of flags and fields that need no host fact: lock file, client CA, evictionHard. */
+/** The run() checks of flags and fields that need no host fact: lock file, API client, client CA, evictionHard. */
 function startInputs(context: StartContext): Ordered[] {
   const items: Ordered[] = [];
   const config = context.effectiveConfig;
@@ -191,10 +257,24 @@ function startInputs(context: StartContext): Ordered[] {
     items.push({ step: 'run:lock-file', outcome: { undecidable: `--lock-file ${lockFile}: whether kubelet can create and lock it is not modelled`, ...(unitPath ? { path: unitPath } : {}) } });
   }
 
-  const authentication = config['authentication'];
-  const x509 = authentication && typeof authentication === 'object' ? (authentication as Record<string, unknown>)['x509'] : undefined;
-  const clientCAFile = x509 && typeof x509 === 'object' ? (x509 as Record<string, unknown>)['clientCAFile'] : undefined;
-  if (typeof clientCAFile === 'string' && clientCAFile !== '') {
+  // buildKubeletClientConfig (run(), after the cloud provider and the node name, before BuildAuth).
+  const flagValue = (name: string) => (context.model.kubelet ? lastValue(context.model.kubelet.flags, name) : undefined) ?? '';
+  const client = checkClientConfig({
+    kubeconfig: flagValue('kubeconfig'),
+    bootstrapKubeconfig: flagValue('bootstrap-kubeconfig'),
+    rotateCertificates: config['rotateCertificates'] === true,
+    certDir: flagValue('cert-dir') || DEFAULT_CERT_DIR,
+    now: new Date(),
+  }, (path) => context.model.files[nodePathKey(path)]);
+  if ('undecidable' in client) items.push({ step: 'run:client-config', outcome: { undecidable: `kubelet's API client: ${client.undecidable}`, path: client.path } });
+  else if (!client.ok) {
+    items.push(fail('run:client-config', 'kubelet-kubeconfig-invalid', client.error, `Kubelet 1.${context.minor} cannot build its API client from ${client.path}: ${client.error}.`,
+      `Restore ${client.path} as the node had it (kubeadm: /etc/kubernetes/kubelet.conf and /var/lib/kubelet/pki; EKS: /var/lib/kubelet/kubeconfig; OpenShift: /var/lib/kubelet/kubeconfig, or /etc/kubernetes/kubeconfig to bootstrap), or correct --kubeconfig / --bootstrap-kubeconfig.`, client.path, client.inexact));
+  }
+
+  // Up to 1.35 InitializeTLS has loaded the same file before run() (src/start/steps/dependencies.ts).
+  const clientCAFile = clientCaFileOf(config);
+  if (clientCAFile && context.minor > NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS) {
     const ca = checkClientCaFile(context.minor, clientCAFile, context.model.files[nodePathKey(clientCAFile)], context.model.kubeletEnvironment['GODEBUG']);
     if ('undecidable' in ca) items.push({ step: 'run:auth', outcome: { undecidable: `authentication.x509.clientCAFile: ${ca.undecidable}`, path: clientCAFile } });
     else if (!ca.ok) {
