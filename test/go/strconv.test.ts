@@ -1,7 +1,7 @@
 // Go's strconv (src/strconv/atoi.go, atob.go) as pflag's and component-base's values call it: results
 // and the exact *NumError texts.
 import t from 'tap';
-import { goParseBool, goParseInt, goParseUint, goTrimSpace } from '../../../src/kubelet/command-line/strconv.js';
+import { goParseBool, goParseInt, goParseUint, goTrimSpace } from '../../src/go/strconv.js';
 
 const ok = (v: bigint) => ({ ok: true, value: v });
 const syntax = (fn: string, s: string) => ({ ok: false, error: `strconv.${fn}: parsing ${JSON.stringify(s)}: invalid syntax`, range: false });

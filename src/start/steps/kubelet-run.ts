@@ -20,7 +20,7 @@ import { checkHostPreconditions, defaultsFor, HOST_FINDING } from '../../host-fa
 import { isFailure, type PreconditionOutcome } from '../../systemd-preconditions/outcome.js';
 import { lastValue } from '../../kubelet/flags.js';
 import { providerCloudShown, type ProviderCloud } from '../../host-facts/cloud-machine.js';
-import { goParseBool } from '../../kubelet/command-line/strconv.js';
+import { goParseBool } from '../../go/strconv.js';
 import { checkEvictionHard } from '../../kubelet/node-setup/eviction.js';
 import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
 import { goSprintf, RUN_WRAP } from '../../kubelet/data/start-sequence.js';
