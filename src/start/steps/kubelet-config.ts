@@ -10,7 +10,7 @@ import type { StartCheck } from '../start-check.js';
 import { kubeletFails, PASS } from '../start-check.js';
 import { kubeletConfigFileError, validateKubeletConfiguration } from '../../kubelet/config/index.js';
 import { checkLogging } from '../../kubelet/config/logging.js';
-import { aggregateError } from '../../kubelet/data/start-sequence.js';
+import { aggregateError } from '../../kubernetes/aggregate.js';
 import { wrapStepError } from '../../kubelet/data/start-sequence.js';
 import { configDirCreatedBeforeStart } from '../start-context.js';
 
