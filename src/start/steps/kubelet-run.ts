@@ -26,6 +26,7 @@ import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
 import { goSprintf, RUN_WRAP } from '../../kubelet/data/start-sequence.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import type { PathFact } from '../../model/node.js';
+import type { FindingId } from '../../catalog/findings.js';
 
 /** Host checks by the start step they belong to (kernel tunables fail only after start). */
 const HOST_STEP: Readonly<Record<string, StartStepId | 'post-start'>> = {
@@ -169,7 +170,7 @@ function startInputs(context: StartContext): Ordered[] {
   const configPath = context.model.kubeletConfig.configFile?.path;
   const unitPath = context.model.service.execStart?.source?.file;
   // Every error here is returned by run() as it is; Run() adds RUN_WRAP.
-  const fail = (step: StartStepId, findingId: string, inner: string, message: string, remediation: string, path: string | undefined, inexact: boolean): Ordered => ({
+  const fail = (step: StartStepId, findingId: FindingId, inner: string, message: string, remediation: string, path: string | undefined, inexact: boolean): Ordered => ({
     step,
     outcome: {
       findingId,
