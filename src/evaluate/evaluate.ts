@@ -10,7 +10,6 @@ import type { NodeModel } from '../model/node.js';
 import type { FallbackStatus, ProviderStatus, Report } from '../model/report.js';
 import { CHECKS } from '../checks/index.js';
 import type { CheckContext } from '../checks/check.js';
-import { registrationCheck } from '../checks/registration-check.js';
 import type { RegistrationResult } from '../credentials/registration.js';
 import type { FlavorDecision, KubeletFlavor } from '../kubelet/flavor.js';
 import {
@@ -155,12 +154,12 @@ function failureFinding(simulation: StartSimulation): Finding {
   };
 }
 
-/** The credential checks other than registration itself: warnings about plugins and configs that pass start-up. */
+/** The credential checks: warnings about plugins and configs that pass start-up (registration is a start step). */
 function credentialWarnings(context: StartContext, traits: KubeletTraits, registration: RegistrationResult | undefined): Finding[] {
   const flags = context.credentialFlags;
   if (!registration || !flags || registration.undecidable) return [];
   const checkContext: CheckContext = { model: context.model, traits, flags, registration };
-  return CHECKS.filter((c) => c !== registrationCheck && c.appliesTo(traits)).flatMap((c) => c.run(checkContext));
+  return CHECKS.filter((c) => c.appliesTo(traits)).flatMap((c) => c.run(checkContext));
 }
 
 /** One finding per distinct (id, path, message, kubeletError), naming the versions when several were evaluated. */
