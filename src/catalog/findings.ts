@@ -25,7 +25,7 @@ export interface FindingKind {
   readonly fix: string;
 }
 
-const KINDS: readonly FindingKind[] = [
+const KINDS = [
   {
     id: 'bin-dir-missing',
     title: 'The credential provider plugin directory does not exist',
@@ -276,10 +276,10 @@ const KINDS: readonly FindingKind[] = [
     meaning: 'node-check\'s fallback started kubelet on a configuration without the failing credential providers. Kubelet is up, but image pulls that need those providers\' credentials (for example from ACR/ECR/GCR via node identity) fail until the plugin is installed.',
     fix: 'Install the missing plugin; the next kubelet start (or `node-check fallback revert`) restores the full configuration.',
   },
-];
+] as const satisfies readonly FindingKind[];
 
 /** Every kind, node-check's own first, then each area's (src/catalog/kinds/). */
-const ALL_KINDS: readonly FindingKind[] = [
+const ALL_KINDS = [
   ...KINDS,
   ...CREDENTIALS_KINDS,
   ...FLAGS_KINDS,
@@ -288,14 +288,18 @@ const ALL_KINDS: readonly FindingKind[] = [
   ...NODE_SETUP_KINDS,
   ...HOST_KINDS,
   ...OVERLAY_KINDS,
-];
+] as const satisfies readonly FindingKind[];
 
-const BY_ID = new Map(ALL_KINDS.map((kind) => [kind.id, kind]));
+/** A finding id the catalog documents: an id missing from the catalog does not compile. */
+export type FindingId = (typeof ALL_KINDS)[number]['id'];
+
+const BY_ID = new Map<string, FindingKind>(ALL_KINDS.map((kind) => [kind.id, kind]));
 
 export function allFindingKinds(): readonly FindingKind[] {
   return ALL_KINDS;
 }
 
+/** The kind of an id read from outside (the command line, a journal); undefined when the catalog has none. */
 export function findingKind(id: string): FindingKind | undefined {
   return BY_ID.get(id);
 }

@@ -1,22 +1,13 @@
 /**
- * The check that matters most: would kubelet's credential-provider registration fail, and with
- * which message. Turns a RegistrationFailure into an error finding with kubelet's exact words.
+ * The failure that matters most: kubelet's credential-provider registration, in kubelet's exact
+ * words. Turns a RegistrationFailure into an error finding; the start step
+ * (src/start/steps/credential-providers.ts) reports it as the start failure.
  */
 import type { Finding } from '../model/findings.js';
-import type { Check, CheckContext } from './check.js';
+import type { CheckContext } from './check.js';
 import type { RegistrationFailure } from '../credentials/registration.js';
 import { installPluginRemediation } from './remediation.js';
 import { CredentialFlag, lastValue } from '../kubelet/flags.js';
-
-export const registrationCheck: Check = {
-  id: 'credential-provider-registration',
-  title: "Kubelet's credential provider registration at start-up",
-  appliesTo: () => true,
-  run(context) {
-    const failure = context.registration.failure;
-    return failure ? [findingForFailure(failure, context)] : [];
-  },
-};
 
 export function findingForFailure(failure: RegistrationFailure, context: CheckContext): Finding {
   const { configPath, binDir } = context.flags;

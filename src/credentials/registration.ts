@@ -13,6 +13,7 @@ import { goJoin, goQuote, isCleanRootedPath } from '../go/index.js';
 import { decodeCredentialProviderConfig } from './decode.js';
 import { formatValidationErrors, validateCredentialProviderConfig, validationTextIsExact } from './validate.js';
 import type { CredentialProvider, CredentialProviderConfig } from './types.js';
+import type { FindingId } from '../catalog/findings.js';
 
 export interface RegistrationInput {
   /** --image-credential-provider-config as given ("" when only the bin dir is set). */
@@ -38,7 +39,7 @@ export const FLAGS_IGNORED_MESSAGE =
 
 /** Why registration failed: the finding id and the exact text kubelet logs as err="…". */
 export interface RegistrationFailure {
-  readonly findingId: string;
+  readonly findingId: FindingId;
   readonly kubeletError: string;
   /** Kubelet's exit status: 1, or 255 for klog.Fatalf. */
   readonly exitStatus: 1 | 255;
@@ -161,7 +162,7 @@ type ReadOutcome =
 
 function readConfig(input: RegistrationInput, droppedFields: { path: string; fields: string[] }[]): ReadOutcome {
   const { configPath, traits } = input;
-  const failure = (findingId: string, kubeletError: string, path = configPath, detail?: string, inexact = false): ReadOutcome =>
+  const failure = (findingId: FindingId, kubeletError: string, path = configPath, detail?: string, inexact = false): ReadOutcome =>
     ({ failure: { findingId, kubeletError, exitStatus: 1, path, detail, ...(inexact ? { inexact: true } : {}) } });
   if (configPath === '') return failure('config-path-empty', 'credential provider config path is empty');
 
@@ -236,7 +237,7 @@ export function checkPluginBinary(input: Pick<RegistrationInput, 'binDir' | 'fil
   const binary = goJoin(input.binDir, provider.name);
   const fact = factFor(input.files, binary);
   const base = { provider: provider.name, binary };
-  const failure = (findingId: string, kubeletError: string): PluginCheck => ({
+  const failure = (findingId: FindingId, kubeletError: string): PluginCheck => ({
     ...base,
     failure: { findingId, kubeletError, exitStatus: 1, path: binary, provider: provider.name },
   });

@@ -15,6 +15,7 @@ import { formatGoDuration } from '../go/duration.js';
 import { goJsonMarshalString } from '../go/json.js';
 import { goQuote } from '../go/quote.js';
 import { parseGoUrl } from '../go/url.js';
+import { aggregateError } from '../kubernetes/aggregate.js';
 import { oncePerInput } from '../memo.js';
 import type { CredentialProviderConfig, FieldError } from './types.js';
 
@@ -215,9 +216,7 @@ export function formatFieldError(error: FieldError): string {
  */
 export function formatValidationErrors(errors: readonly FieldError[], _traits: KubeletTraits): string {
   if (errors.length === 0) return '';
-  const messages = [...new Set(errors.map(formatFieldError))];
-  const aggregate = messages.length === 1 ? messages[0]! : `[${messages.join(', ')}]`;
-  return `failed to validate credential provider config: ${aggregate}`;
+  return `failed to validate credential provider config: ${aggregateError(errors.map(formatFieldError))}`;
 }
 
 function byteOrder(a: string, b: string): number {

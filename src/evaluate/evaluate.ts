@@ -10,10 +10,8 @@ import type { NodeModel } from '../model/node.js';
 import type { FallbackStatus, ProviderStatus, Report } from '../model/report.js';
 import { CHECKS } from '../checks/index.js';
 import type { CheckContext } from '../checks/check.js';
-import { registrationCheck } from '../checks/registration-check.js';
 import type { RegistrationResult } from '../credentials/registration.js';
-import { TOKEN_GATE } from '../kubelet/feature-gates.js';
-import type { FlavorDecision } from '../kubelet/flavor.js';
+import type { FlavorDecision, KubeletFlavor } from '../kubelet/flavor.js';
 import {
   describeMinors,
   formatVersion,
@@ -83,13 +81,12 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
 
   const verdicts = minors.map((minor): VersionVerdict => {
     const traits = requireTraits(minor); // every minor here is modelled (isModelledMinor)
-    const context = new StartContext(model, minor, traits, flavor.flavor);
-    const simulation = simulateStart(context, START_SEQUENCE);
+    const { context, simulation, willStart } = evaluateStart(model, traits, flavor.flavor);
     const registration = context.registration;
     const failure = simulation.failure ? [failureFinding(simulation)] : [];
     return {
       minor,
-      willStart: startVerdict(simulation),
+      willStart,
       simulation,
       registration,
       findings: [...failure, ...simulation.findings, ...credentialWarnings(context, traits, registration)],
@@ -115,9 +112,19 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
   return { ...base, kubeletWillStart, kubelet: kubeletSection(providerStatuses(verdicts)), findings: withOwnersWays(model, orderBySeverity(findings)) };
 }
 
-/** Whether KubeletServiceAccountTokenForCredentialProviders is on for this kubelet version (defaults, --config, --config-dir, --feature-gates). */
-export function tokenGateEnabled(model: NodeModel, traits: KubeletTraits): boolean {
-  return new StartContext(model, traits.minor, traits, flavorOf(model).flavor).gateEnabled(TOKEN_GATE);
+/** Kubelet's start on this node for one modelled minor: what `check` reports and the fallback plans from. */
+export interface StartEvaluation {
+  /** What kubelet derives on its way up (its registration, its gates), as the steps read it. */
+  readonly context: StartContext;
+  readonly simulation: StartSimulation;
+  /** true: starts; false: refuses; null: cannot tell. */
+  readonly willStart: boolean | null;
+}
+
+export function evaluateStart(model: NodeModel, traits: KubeletTraits, flavor: KubeletFlavor = flavorOf(model).flavor): StartEvaluation {
+  const context = new StartContext(model, traits.minor, traits, flavor);
+  const simulation = simulateStart(context, START_SEQUENCE);
+  return { context, simulation, willStart: startVerdict(simulation) };
 }
 
 /** A masked or refused unit: systemd refuses to start it whatever kubelet would do (no version matters). */
@@ -147,12 +154,12 @@ function failureFinding(simulation: StartSimulation): Finding {
   };
 }
 
-/** The credential checks other than registration itself: warnings about plugins and configs that pass start-up. */
+/** The credential checks: warnings about plugins and configs that pass start-up (registration is a start step). */
 function credentialWarnings(context: StartContext, traits: KubeletTraits, registration: RegistrationResult | undefined): Finding[] {
   const flags = context.credentialFlags;
   if (!registration || !flags || registration.undecidable) return [];
   const checkContext: CheckContext = { model: context.model, traits, flags, registration };
-  return CHECKS.filter((c) => c !== registrationCheck && c.appliesTo(traits)).flatMap((c) => c.run(checkContext));
+  return CHECKS.filter((c) => c.appliesTo(traits)).flatMap((c) => c.run(checkContext));
 }
 
 /** One finding per distinct (id, path, message, kubeletError), naming the versions when several were evaluated. */

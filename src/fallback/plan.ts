@@ -5,15 +5,18 @@
  *
  * The model must describe the unit *without* node-check's own drop-in (discover with it hidden,
  * see hiding-root-fs.ts): the question is always whether the node's own configuration works.
+ * The decision reads the evaluation `check` reports (evaluateStart: kubelet's start replayed, its
+ * credential provider registration with the gates kubelet sets), never a simulation of its own.
  * Every plan that changes anything is verified before it is returned: the drop-in is read back
- * with systemd's rules (v239 and v252), its argv with kubelet's flag rules, and registration is
- * simulated again with the new flags and files. Only when kubelet would then start is it `apply`.
+ * with systemd's rules (v239 and v252), its argv with kubelet's flag rules, and the same
+ * evaluation runs on the node as the plan leaves it. Only when kubelet would then start is it
+ * `apply`.
  */
 import { posix } from 'node:path';
 import type { NodeModel, PathFact } from '../model/node.js';
-import { credentialFlags, tokenGateEnabled } from '../evaluate/evaluate.js';
+import { evaluateStart } from '../evaluate/evaluate.js';
 import { contextFindings } from '../evaluate/context-findings.js';
-import { nodePathKey, simulateRegistration, type PluginCheck, type RegistrationFailure } from '../credentials/registration.js';
+import { nodePathKey, type PluginCheck, type RegistrationFailure } from '../credentials/registration.js';
 import type { CredentialProvider } from '../credentials/types.js';
 import { CredentialFlag, locateKubelet, parseKubeletFlags, type KubeletFlags } from '../kubelet/flags.js';
 import { describeMinors, MODELLED_MINORS, parseKubeletVersion, traitsFor, type KubeletTraits } from '../kubelet/version.js';
@@ -28,9 +31,7 @@ import { DROP_IN_NAME, dropInPath, FALLBACK_STATE_PATH, filteredConfigPath } fro
 import { commentSafe, dropInHeader, fallbackDigest, serializeFallbackState, type FallbackState } from './state.js';
 import { emptyPlan, type FallbackPlan, type FallbackRefusal, type FallbackWrite } from './plan-types.js';
 import { planRevert } from './revert-plan.js';
-import { flavorOf, StartContext } from '../start/start-context.js';
-import { simulateStart } from '../start/simulate-start.js';
-import { START_SEQUENCE } from '../start/start-sequence.js';
+import type { StartSimulation } from '../start/simulate-start.js';
 import { credentialProvidersStep } from '../start/steps/credential-providers.js';
 
 export type { FallbackAction, FallbackPlan, FallbackRefusal, FallbackWrite } from './plan-types.js';
@@ -41,7 +42,6 @@ export interface FallbackPlanInput {
   readonly model: NodeModel;
   /** The kubelet version in question; when unknown, see planFallbackForNode. */
   readonly traits: KubeletTraits;
-  readonly tokenGateEnabled: boolean;
   readonly now: Date;
   readonly existing?: FallbackState;
 }
@@ -76,18 +76,19 @@ export function planFallback(input: FallbackPlanInput): FallbackPlan {
   const undecided = contextFindings(model, model.kubeletVersion ? parseKubeletVersion(model.kubeletVersion.text) : undefined).find((f) => f.id === 'cannot-decide');
   if (undecided) return refuse('undecidable', undecided.message);
   if (!model.kubelet || !model.service.execStart) return refuse('undecidable', `No kubelet command line was found in ${unit}.`);
-  const unrelated = unrelatedFailure(model, traits);
+  const start = evaluateStart(model, traits);
+  const unrelated = unrelatedFailure(start.simulation);
   if (unrelated) return refuse(unrelated.refusal, unrelated.refusal === 'not-credential'
     ? `Kubelet would not start for a reason the fallback cannot change: ${unrelated.reason}.`
     : `node-check cannot tell whether kubelet gets as far as its credential providers: ${unrelated.reason}.`);
 
-  const flags = credentialFlags(model);
+  const flags = start.context.credentialFlags;
+  const registration = start.context.registration;
   const settled = (why: string): FallbackPlan =>
     existing ? planRevert({ unit, existing, reason: `${why}; the fallback is no longer needed.` }) : emptyPlan(unit, 'none', `${why}; no fallback is needed.`);
-  if (!flags) return settled('Kubelet runs without credential provider flags');
-
-  const registration = simulateRegistration({ ...flags, files: model.files, traits, tokenGateEnabled: input.tokenGateEnabled });
+  if (!flags || !registration) return settled('Kubelet runs without credential provider flags');
   if (registration.undecidable) return refuse('undecidable', `node-check cannot evaluate kubelet's credential provider setup: ${registration.undecidable.reason}.`);
+  if (registration.flagsIgnored) return settled('Kubelet ignores its credential provider flags (the KubeletCredentialProviders feature gate is off)');
   const failure = registration.failure;
   if (!failure) return settled('Kubelet starts with its own credential provider configuration');
 
@@ -138,7 +139,7 @@ export function planFallbackForNode(input: { readonly model: NodeModel; readonly
       const unmodelled: FallbackPlan = { ...emptyPlan(model.service.unitName, 'refuse', `Kubelet 1.${minor} is not modelled; node-check cannot plan a fallback for it.`), refusal: 'undecidable', ...(input.existing ? { state: input.existing } : {}) };
       return { minor, plan: unmodelled };
     }
-    return { minor, plan: planFallback({ ...input, traits, tokenGateEnabled: tokenGateEnabled(model, traits) }) };
+    return { minor, plan: planFallback({ ...input, traits }) };
   });
   const first = plans[0]!.plan;
   const signature = (plan: FallbackPlan) => JSON.stringify([plan.action, plan.refusal, plan.writes, plan.removes]);
@@ -192,14 +193,17 @@ function buildPlan(context: BuildContext, candidate: Candidate, reason: string):
   const readBack = verifyDropIn(model, dropIn.content, rewrite);
   if (readBack) return { problem: readBack };
   const kubeletView = verifyKubeletArgs(model, rewrite.argv, change);
-  if (kubeletView) return { problem: kubeletView };
+  if ('problem' in kubeletView) return kubeletView;
 
+  // The node as the plan leaves it, judged by the same evaluation as the node itself.
+  const after = evaluateStart({ ...model, files, kubelet: kubeletView.kubelet }, traits);
+  const registration = after.context.registration;
+  if (registration?.undecidable) return { problem: registration.undecidable.reason };
+  if (after.simulation.failure) return { problem: `kubelet would still refuse: ${after.simulation.failure.kubeletError}` };
+  if (after.willStart === null) return { problem: `node-check cannot tell whether kubelet would start: ${after.simulation.undecided[0]!.reason}` };
   if (change.kind === 'point-config') {
-    const after = simulateRegistration({ configPath, binDir: flags.binDir, files, traits, tokenGateEnabled: input.tokenGateEnabled });
-    if (after.undecidable) return { problem: after.undecidable.reason };
-    if (after.failure) return { problem: `kubelet would still refuse: ${after.failure.kubeletError}` };
     const expected = context.originalProviders.filter((p) => !candidate.drop.includes(p.name));
-    if (canonical(after.config?.providers ?? []) !== canonical(expected)) return { problem: `${configPath} would not decode to the remaining providers as written` };
+    if (canonical(registration?.config?.providers ?? []) !== canonical(expected)) return { problem: `${configPath} would not decode to the remaining providers as written` };
   }
 
   const written = [...(filtered ? [filtered] : []), dropIn];
@@ -293,21 +297,24 @@ function verifyDropIn(model: NodeModel, text: string, rewrite: ExecRewrite): str
   return undefined;
 }
 
-/** Kubelet's view of the new argv: the same wrapper and kubelet, every other flag unchanged, the credential flags as intended. */
-function verifyKubeletArgs(model: NodeModel, argv: readonly string[], change: CredentialFlagChange): string | undefined {
+/**
+ * Kubelet's view of the new argv: the same wrapper and kubelet, every other flag unchanged, the
+ * credential flags as intended. Returns the new invocation when all is well.
+ */
+function verifyKubeletArgs(model: NodeModel, argv: readonly string[], change: CredentialFlagChange): { kubelet: NonNullable<NodeModel['kubelet']> } | { problem: string } {
   const before = model.kubelet!;
   const after = locateKubelet(argv);
-  if (!after || after.kubeletPath !== before.kubeletPath || !sameList(after.wrapper, before.wrapper)) return 'the new command line would not run the same kubelet';
+  if (!after || after.kubeletPath !== before.kubeletPath || !sameList(after.wrapper, before.wrapper)) return { problem: 'the new command line would not run the same kubelet' };
   const parsed = parseKubeletFlags(after.args);
   if (!sameList(parsed.positional, before.flags.positional) || !sameList(parsed.missingValue, before.flags.missingValue)) {
-    return 'kubelet would read the remaining arguments differently';
+    return { problem: 'kubelet would read the remaining arguments differently' };
   }
   const names = new Set([...before.flags.occurrences.keys(), ...parsed.occurrences.keys()]);
   for (const name of names) {
     const expected = expectedOccurrences(name, before.flags, change);
-    if (!sameList(parsed.occurrences.get(name) ?? [], expected)) return `kubelet would read --${name} differently`;
+    if (!sameList(parsed.occurrences.get(name) ?? [], expected)) return { problem: `kubelet would read --${name} differently` };
   }
-  return undefined;
+  return { kubelet: { ...before, ...after, flags: parsed } };
 }
 
 function expectedOccurrences(name: string, before: KubeletFlags, change: CredentialFlagChange): readonly string[] {
@@ -318,10 +325,9 @@ function expectedOccurrences(name: string, before: KubeletFlags, change: Credent
 
 /**
  * What stops kubelet before its credential providers, whatever its credential flags say: the
- * start sequence replayed up to registration. The fallback only ever removes credential providers.
+ * evaluated start up to registration. The fallback only ever removes credential providers.
  */
-function unrelatedFailure(model: NodeModel, traits: KubeletTraits): { refusal: 'not-credential' | 'undecidable'; reason: string } | undefined {
-  const start = simulateStart(new StartContext(model, traits.minor, traits, flavorOf(model).flavor), START_SEQUENCE);
+function unrelatedFailure(start: StartSimulation): { refusal: 'not-credential' | 'undecidable'; reason: string } | undefined {
   if (start.failure && start.failure.checkId !== credentialProvidersStep.id) return { refusal: 'not-credential', reason: start.failure.kubeletError };
   const undecided = start.undecided.find((step) => step.checkId !== credentialProvidersStep.id);
   return undecided ? { refusal: 'undecidable', reason: undecided.reason } : undefined;

@@ -10,7 +10,8 @@
  * failure; the others would follow once it is fixed. Sources: data.ts PROVENANCE.
  */
 import { isFailure, type PreconditionFailure, type PreconditionOutcome } from '../systemd-preconditions/outcome.js';
-import { formatCpuList, parseCpuList } from './cpuset.js';
+import { cpusetMembers, formatCpuset } from '../kubernetes/cpuset.js';
+import { aggregateError } from '../kubernetes/aggregate.js';
 import { cgroupV1RuleFor, criFatalAtStart, isModelledMinor, KERNEL_TUNABLES, swapTextFor } from './data.js';
 import type { HostFacts } from './types.js';
 
@@ -111,19 +112,19 @@ function criOutcome(minor: number, config: HostKubeletConfig, facts: HostFacts):
 // cmd/kubelet/app/server.go getReservedCPUs (all modelled minors).
 function reservedCpusOutcome(config: HostKubeletConfig, facts: HostFacts): PreconditionOutcome | undefined {
   if (config.reservedSystemCPUs === '') return undefined;
-  const reserved = parseCpuList(config.reservedSystemCPUs);
+  const reserved = cpusetMembers(config.reservedSystemCPUs);
   if (!reserved) return { undecidable: `--reserved-cpus "${config.reservedSystemCPUs}" does not parse as a CPU list; kubelet's parse error is not modelled`, findingId: HOST_FINDING.reservedCpus };
   if (facts.onlineCpus === undefined) return { undecidable: 'the online CPUs of the host were not checked', findingId: HOST_FINDING.reservedCpus };
-  const online = parseCpuList(facts.onlineCpus);
+  const online = cpusetMembers(facts.onlineCpus);
   if (!online) return { undecidable: `the host's online CPU list "${facts.onlineCpus}" does not parse`, findingId: HOST_FINDING.reservedCpus };
   const onlineSet = new Set(online);
   const missing = reserved.filter((cpu) => !onlineSet.has(cpu));
   if (missing.length === 0) return undefined;
-  const text = `reserved-cpus: ${config.reservedSystemCPUs} is not a subset of online-cpus: ${formatCpuList(online)}`;
+  const text = `reserved-cpus: ${config.reservedSystemCPUs} is not a subset of online-cpus: ${formatCpuset(online)}`;
   return {
     findingId: HOST_FINDING.reservedCpus,
     kubeletError: `failed to run Kubelet: ${text}`,
-    message: `--reserved-cpus / reservedSystemCPUs names CPU${missing.length === 1 ? '' : 's'} ${formatCpuList(missing)}, which ${missing.length === 1 ? 'is' : 'are'} not online (online: ${formatCpuList(online)}); kubelet exits with status 1.`,
+    message: `--reserved-cpus / reservedSystemCPUs names CPU${missing.length === 1 ? '' : 's'} ${formatCpuset(missing)}, which ${missing.length === 1 ? 'is' : 'are'} not online (online: ${formatCpuset(online)}); kubelet exits with status 1.`,
     remediation: 'Reserve only online CPUs (the kubelet config is often rendered for another machine size), or bring the CPUs online (maxcpus=, nr_cpus=, CPU hotplug).',
     exitStatus: 1,
   };
@@ -171,14 +172,13 @@ function kernelTunablesOutcome(config: HostKubeletConfig, facts: HostFacts): Pre
     }
   }
   if (errors.length === 0) return undefined;
-  const unique = [...new Set(errors)];
   return {
     findingId: HOST_FINDING.kernelTunables,
     // utilerrors aggregate: one error alone, several in brackets; their order is Go map order.
-    kubeletError: unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`,
+    kubeletError: aggregateError(errors),
     message: `protectKernelDefaults is true and ${wrong.join(', ')}: kubelet starts, then a few seconds later logs "Failed to start ContainerManager" with this error and exits with status 1.`,
     remediation: `Set the sysctls in /etc/sysctl.d/ (${KERNEL_TUNABLES.map(([n, v]) => `${n.replace(/\//g, '.')}=${v}`).join(', ')}) and run sysctl --system, or set protectKernelDefaults: false so that kubelet sets them itself.`,
     exitStatus: 1,
-    ...(unique.length > 1 ? { inexact: true } : {}),
+    ...(new Set(errors).size > 1 ? { inexact: true } : {}),
   };
 }

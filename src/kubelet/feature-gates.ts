@@ -3,7 +3,7 @@
  * `featureGates` map of a KubeletConfiguration. What kubelet does with them, per version, is in
  * src/kubelet/gates/ (the gate table and SetFromMap) and src/start/start-context.ts (precedence).
  */
-import { goParseBool } from './command-line/strconv.js';
+import { goParseBool } from '../go/strconv.js';
 
 export const TOKEN_GATE = 'KubeletServiceAccountTokenForCredentialProviders';
 

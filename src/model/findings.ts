@@ -3,12 +3,16 @@
  * Renderers, sinks and the fallback planner consume findings; they never re-derive them.
  */
 
+import type { FindingId } from '../catalog/findings.js';
+
+export type { FindingId } from '../catalog/findings.js';
+
 /** `error` = kubelet will not start; `warning` = it starts but something will hurt; `info` = context. */
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface Finding {
   /** Stable kebab-case id, documented in the finding catalog and by `node-check explain <id>`. */
-  readonly id: string;
+  readonly id: FindingId;
   readonly severity: Severity;
   /** One sentence, in kubelet's terms. */
   readonly message: string;

@@ -11,7 +11,7 @@
  */
 import type { KubeletConfigObject } from '../kubelet/config/index.js';
 import { kubeletFlagsFor } from '../kubelet/command-line/flag-table.js';
-import { goParseBool, goParseInt } from '../kubelet/command-line/strconv.js';
+import { goParseBool, goParseInt } from '../go/strconv.js';
 import { parseFeatureGateFlag } from '../kubelet/feature-gates.js';
 
 export function applyFlagPrecedence(minor: number, config: KubeletConfigObject, occurrences: ReadonlyMap<string, readonly string[]>): KubeletConfigObject {

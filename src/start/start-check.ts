@@ -7,6 +7,7 @@
  */
 import type { Finding } from '../model/findings.js';
 import type { StartContext } from './start-context.js';
+import type { FindingId } from '../catalog/findings.js';
 
 /** What refuses: systemd before kubelet runs, or kubelet at one of its start steps. */
 export type StartStage = 'systemd' | 'kubelet';
@@ -14,7 +15,7 @@ export type StartStage = 'systemd' | 'kubelet';
 /** Why kubelet (or systemd) refuses to start, in its own words. */
 export interface StartFailure {
   /** Finding id (documented in the catalog and by `node-check explain`). */
-  readonly findingId: string;
+  readonly findingId: FindingId;
   /** One sentence for people. */
   readonly message: string;
   readonly remediation: string;

@@ -3,9 +3,10 @@
  * a predicted failure with the exact text, or "cannot tell". Plain data.
  */
 import type { Finding } from '../model/findings.js';
+import type { FindingId } from '../catalog/findings.js';
 
 export interface PreconditionFailure {
-  readonly findingId: string;
+  readonly findingId: FindingId;
   /**
    * The exact line the failure leaves: for systemd, the journal MESSAGE of PID 1 (with the
    * "<unit>: " prefix systemd puts in front); for kubelet, the text it prints as err="...".
@@ -27,7 +28,7 @@ export interface PreconditionFailure {
 export interface PreconditionUndecidable {
   readonly undecidable: string;
   /** The finding this would have been, when known. */
-  readonly findingId?: string;
+  readonly findingId?: FindingId;
   readonly path?: string;
 }
 

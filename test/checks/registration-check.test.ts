@@ -1,5 +1,5 @@
 import t from 'tap';
-import { registrationCheck } from '../../src/checks/registration-check.js';
+import { findingForFailure } from '../../src/checks/registration-check.js';
 import type { CheckContext } from '../../src/checks/check.js';
 import { simulateRegistration } from '../../src/credentials/registration.js';
 import { requireTraits } from '../../src/kubelet/version.js';
@@ -15,7 +15,7 @@ function findings(minor: number, files: FileTable) {
   const traits = requireTraits(minor);
   const registration = simulateRegistration({ ...flags, files, traits, tokenGateEnabled: false });
   const context: CheckContext = { model, traits, flags, registration };
-  return registrationCheck.run(context);
+  return registration.failure ? [findingForFailure(registration.failure, context)] : [];
 }
 
 const providerConfig = (name: string, execApi = 'v1beta1') =>
@@ -62,7 +62,7 @@ t.test('a credential flag kubelet reads as "": "not set" or "set to an empty val
     const occurrences = new Map(Object.entries(given).map(([name, value]) => [name, [value]]));
     const withFlags = { kubelet: { flags: { occurrences } } } as unknown as NodeModel;
     const registration = simulateRegistration({ ...flagsSeen, files, traits, tokenGateEnabled: false });
-    return registrationCheck.run({ model: withFlags, traits, flags: flagsSeen, registration })[0];
+    return findingForFailure(registration.failure!, { model: withFlags, traits, flags: flagsSeen, registration });
   };
   const absent = run({ 'image-credential-provider-config': CONFIG }, { configPath: CONFIG, binDir: '' });
   t.match(absent, { id: 'bin-dir-missing', kubeletError: 'plugin binary directory  did not exist' }, "kubelet's own text keeps its empty path");

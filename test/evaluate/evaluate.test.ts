@@ -138,7 +138,7 @@ t.test('an active fallback is reported loudly', async (t) => {
 });
 
 t.test('two findings share a merge key exactly when id, path, provider, message and kubeletError are the same', async (t) => {
-  const finding = (f: { path?: string; provider?: string; message: string; kubeletError?: string }) => ({ id: 'plugin-binary-missing', severity: 'error' as const, remediation: '', ...f });
+  const finding = (f: { path?: string; provider?: string; message: string; kubeletError?: string }) => ({ id: 'plugin-binary-missing' as const, severity: 'error' as const, remediation: '', ...f });
   t.not(findingKey(finding({ path: 'a', provider: 'bc', message: 'm' })), findingKey(finding({ path: 'ab', provider: 'c', message: 'm' })), 'text moved between fields');
   t.not(findingKey(finding({ message: 'm' })), findingKey(finding({ path: '', message: 'm' })), 'absent is not empty');
   t.not(findingKey(finding({ message: 'm', kubeletError: '-' })), findingKey(finding({ message: 'm' })));

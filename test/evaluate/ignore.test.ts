@@ -3,10 +3,11 @@ import t from 'tap';
 import { applyIgnores } from '../../src/evaluate/ignore.js';
 import { unknownIgnoreIds } from '../../src/cli/suggest.js';
 import { exitCodeFor, type Report } from '../../src/model/report.js';
-import type { Finding } from '../../src/model/findings.js';
+import type { Finding, FindingId } from '../../src/model/findings.js';
 import { closeMatches, didYouMean } from '../../src/cli/suggest.js';
 
-const finding = (id: string, severity: Finding['severity']): Finding => ({ id, severity, message: id, remediation: 'fix' });
+/** Placeholder ids ('a', 'w') as --ignore would name them: applyIgnores reads ids as plain words. */
+const finding = (id: string, severity: Finding['severity']): Finding => ({ id: id as FindingId, severity, message: id, remediation: 'fix' });
 const report = (kubeletWillStart: boolean | null, findings: Finding[]) => ({ kubeletWillStart, findings }) as unknown as Report;
 
 t.test('ignoring every error of "will not start" gives exit 0; the prediction stays', async (t) => {

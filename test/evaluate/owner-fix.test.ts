@@ -32,7 +32,7 @@ t.test("a package's unit file: override with a drop-in in /etc", async (t) => {
 });
 
 t.test('only errors and warnings with a path get it, after their own fix', async (t) => {
-  const finding = (severity: Finding['severity'], path?: string): Finding => ({ id: 'x', severity, message: 'm', remediation: 'Fix it.', ...(path ? { path } : {}) });
+  const finding = (severity: Finding['severity'], path?: string): Finding => ({ id: 'kubelet-config-invalid', severity, message: 'm', remediation: 'Fix it.', ...(path ? { path } : {}) });
   const [error, info, pathless] = withOwnersWays(model({ kubeadm: true }), [finding('error', '/var/lib/kubelet/config.yaml'), finding('info', '/var/lib/kubelet/config.yaml'), finding('warning')]);
   t.match(error?.remediation, /^Fix it\. kubeadm writes/);
   t.equal(info?.remediation, 'Fix it.');

@@ -15,7 +15,7 @@ const FILTERED = '/run/node-check/credential-providers/kubelet.service.yaml';
 const STATE = '/run/node-check/fallback.json';
 
 const plan = (model: NodeModel, minor: number, existing?: FallbackPlan['state']) =>
-  planFallback({ model, traits: requireTraits(minor), tokenGateEnabled: false, now: NOW, ...(existing ? { existing } : {}) });
+  planFallback({ model, traits: requireTraits(minor), now: NOW, ...(existing ? { existing } : {}) });
 
 /** The argv systemd 252 and 239 would pass with the drop-in's ExecStart=, read with src/systemd. */
 function dropInArgv(t: Pick<typeof import('tap').default, 'same' | 'equal'>, content: string, env: Record<string, string>): string[][] {
@@ -229,12 +229,12 @@ t.test('plugin present: nothing to do, or the fallback is reverted', async (t) =
 
 t.test('re-planning an intact fallback keeps it; a changed one is rewritten with the same "since"', async (t) => {
   const first = plan(azureAcrMissing(), 28);
-  const later = planFallback({ model: azureAcrMissing(), traits: requireTraits(28), tokenGateEnabled: false, now: new Date('2026-03-01T11:00:00Z'), existing: first.state! });
+  const later = planFallback({ model: azureAcrMissing(), traits: requireTraits(28), now: new Date('2026-03-01T11:00:00Z'), existing: first.state! });
   t.equal(later.action, 'keep', later.reason);
   t.same([later.writes, later.removes], [[], []]);
 
   const { digest: _, ...changed } = first.state!;
-  const rewrite = planFallback({ model: azureAcrMissing(), traits: requireTraits(28), tokenGateEnabled: false, now: new Date('2026-03-01T11:00:00Z'), existing: changed });
+  const rewrite = planFallback({ model: azureAcrMissing(), traits: requireTraits(28), now: new Date('2026-03-01T11:00:00Z'), existing: changed });
   t.equal(rewrite.action, 'apply');
   t.equal(rewrite.state?.since, first.state?.since);
   t.same(rewrite.writes, first.writes);

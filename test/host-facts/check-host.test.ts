@@ -2,7 +2,6 @@
 // kubelet's order, and cannot-tell when a fact was not checked.
 import t from 'tap';
 import { checkHostPreconditions, defaultsFor, firstFailure, type HostKubeletConfig } from '../../src/host-facts/check-host.js';
-import { formatCpuList, parseCpuList } from '../../src/host-facts/cpuset.js';
 import { cgroupV1RuleFor, swapTextFor } from '../../src/host-facts/data.js';
 import { isFailure, type PreconditionOutcome } from '../../src/systemd-preconditions/outcome.js';
 import type { HostFacts } from '../../src/host-facts/types.js';
@@ -120,11 +119,3 @@ t.test('facts that were not checked give cannot-tell, never a pass', async (t) =
   t.same(outcomes.map((o) => ('undecidable' in o ? o.findingId : 'failure')), ['host-cgroup-v1', 'host-cri-socket-missing', 'host-reserved-cpus-offline', 'host-swap-on', 'host-kernel-tunables']);
 });
 
-t.test('cpuset parse and format like k8s.io/utils/cpuset', async (t) => {
-  t.same(parseCpuList('0-2,5,7-8'), [0, 1, 2, 5, 7, 8]);
-  t.same(parseCpuList(''), []);
-  t.equal(parseCpuList('3-1'), undefined);
-  t.equal(parseCpuList(' 1'), undefined);
-  t.equal(formatCpuList([8, 0, 1, 2, 5, 7]), '0-2,5,7-8');
-  t.equal(formatCpuList([4]), '4');
-});

@@ -1,6 +1,6 @@
 import t from 'tap';
+import { aggregateError } from '../../src/kubernetes/aggregate.js';
 import {
-  aggregateError,
   CONFIG_OBJECT_RENDERING,
   fatalLine,
   formatFatalLine,

@@ -114,7 +114,7 @@ t.test('an active fallback is written even when the report has no fallback-activ
   t.same(fields.NODE_CHECK_PATH, ['/run/systemd/system/kubelet.service.d/90-node-check-fallback.conf']);
 
   const withFinding = fallbackActive();
-  const explicit = { ...withFinding, findings: [{ id: 'fallback-active', severity: 'warning' as const, message: 'Fallback.', remediation: 'Install it.' }] };
+  const explicit = { ...withFinding, findings: [{ id: 'fallback-active' as const, severity: 'warning' as const, message: 'Fallback.', remediation: 'Install it.' }] };
   t.equal(journalEntriesFor(explicit, context).length, 1, 'not twice when the finding is there');
   t.equal(journalField(journalEntriesFor(explicit, context)[0]!, 'MESSAGE'), 'Fallback.');
 });

@@ -12,14 +12,14 @@ import { OCP_416_AZURE_EXEC, OCP_ENV, PLUGIN_DIR, dir, executable, modelOf } fro
 
 const model = modelOf({ execStart: '/usr/bin/kubelet --v=2', files: { '/usr/bin/kubelet': executable() } });
 const context = (m: NodeModel = model, minor = 30) => new StartContext(m, minor, requireTraits(minor), 'upstream');
-const failure = { findingId: 'x', message: 'm', remediation: 'r', kubeletError: 'boom' };
+const failure = { findingId: 'kubelet-flag-unknown' as const, message: 'm', remediation: 'r', kubeletError: 'boom' };
 
 function check(id: string, outcome: StepOutcome, minors: readonly number[] = [30], ran?: string[]): StartCheck {
   return { id, title: id, stage: 'kubelet', appliesTo: (minor) => minors.includes(minor), run: () => (ran?.push(id), outcome) };
 }
 
 t.test('all pass: starts; findings of every step are kept', async (t) => {
-  const info = { id: 'note', severity: 'info' as const, message: 'n', remediation: 'none' };
+  const info = { id: 'credential-flags-ignored' as const, severity: 'info' as const, message: 'n', remediation: 'none' };
   const run = simulateStart(context(), [check('a', { pass: true, findings: [info] }), check('b', { pass: true })]);
   t.same(run, { minor: 30, undecided: [], findings: [info] });
   t.equal(startVerdict(run), true);

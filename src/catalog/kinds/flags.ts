@@ -4,7 +4,7 @@
  */
 import type { FindingKind } from '../findings.js';
 
-export const FLAGS_KINDS: readonly FindingKind[] = [
+export const FLAGS_KINDS = [
   {
     id: 'kubelet-flag-unknown',
     title: 'Kubelet does not know a flag on its command line',
@@ -55,4 +55,4 @@ export const FLAGS_KINDS: readonly FindingKind[] = [
       'After parsing, kubelet validates its flags (ValidateKubeletFlags). Labels in the kubernetes.io or k8s.io namespaces must be in kubelet\'s allowed set or under kubelet.kubernetes.io / node.kubernetes.io; otherwise kubelet exits with "failed to validate kubelet flags: unknown \'kubernetes.io\' or \'k8s.io\' labels specified with --node-labels: [...]". Syntactically invalid keys or values fail with "invalid node labels: ...". Upstream kubelet refuses node-role.kubernetes.io/<role>; only OpenShift\'s kubelet accepts the four roles it sets itself.',
     fix: 'Drop the restricted label from --node-labels and set it on the Node object instead (kubectl label node), or use a label under node.kubernetes.io or your own domain.',
   },
-];
+] as const satisfies readonly FindingKind[];

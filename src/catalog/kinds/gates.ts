@@ -1,7 +1,7 @@
 /** Finding kinds for kubelet feature gates (src/kubelet/gates/set-feature-gates.ts). */
 import type { FindingKind } from '../findings.js';
 
-export const GATES_KINDS: readonly FindingKind[] = [
+export const GATES_KINDS = [
   {
     id: 'feature-gate-unknown',
     title: 'A feature gate this kubelet does not know is set',
@@ -52,4 +52,4 @@ export const GATES_KINDS: readonly FindingKind[] = [
       'From 1.35 SetFromMap checks gate dependencies: "X is enabled, but depends on features that are disabled: [D]", exit status 1 (AllAlpha=true alone can trip it).',
     fix: 'Enable the dependencies too, or disable the dependent gate.',
   },
-];
+] as const satisfies readonly FindingKind[];

@@ -5,7 +5,7 @@
  */
 import type { FindingKind } from '../findings.js';
 
-export const HOST_KINDS: readonly FindingKind[] = [
+export const HOST_KINDS = [
   {
     id: 'systemd-unit-masked',
     title: 'The kubelet unit is masked',
@@ -136,4 +136,4 @@ export const HOST_KINDS: readonly FindingKind[] = [
       'With protectKernelDefaults: true (OpenShift sets it) kubelet does not set vm.overcommit_memory=1, vm.panic_on_oom=0, kernel.panic=10, kernel.panic_on_oops=1, kernel.keys.root_maxkeys=1000000, kernel.keys.root_maxbytes=25000000 but requires them: a few seconds after "Started kubelet" it logs "Failed to start ContainerManager" err="invalid kernel flag: kernel/panic, expected value: 10, actual value: 0" and exits with status 1.',
     fix: 'Ship the sysctls in /etc/sysctl.d/ and run sysctl --system (OpenShift: the MCO drop-in), or set protectKernelDefaults: false.',
   },
-];
+] as const satisfies readonly FindingKind[];

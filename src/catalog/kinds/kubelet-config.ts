@@ -4,7 +4,7 @@
  */
 import type { FindingKind } from '../findings.js';
 
-export const KUBELET_CONFIG_KINDS: readonly FindingKind[] = [
+export const KUBELET_CONFIG_KINDS = [
   {
     id: 'kubelet-config-unreadable',
     title: 'The kubelet --config file cannot be read',
@@ -94,4 +94,4 @@ export const KUBELET_CONFIG_KINDS: readonly FindingKind[] = [
       'Building its dependencies, kubelet maps tlsCipherSuites (--tls-cipher-suites) and tlsMinVersion (--tls-min-version) to Go\'s crypto/tls constants. An unknown name exits with status 1: "failed to construct kubelet dependencies: Cipher suite BOGUS not supported or doesn\'t exist" or "… unknown tls version \\"VersionTLS99\\"".',
     fix: 'Use Go crypto/tls cipher suite names and VersionTLS12 or VersionTLS13.',
   },
-];
+] as const satisfies readonly FindingKind[];

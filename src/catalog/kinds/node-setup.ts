@@ -4,7 +4,7 @@
  */
 import type { FindingKind } from '../findings.js';
 
-export const NODE_SETUP_KINDS: readonly FindingKind[] = [
+export const NODE_SETUP_KINDS = [
   {
     id: 'system-reserved-unparsable',
     title: '--system-reserved (systemReserved) has an entry kubelet cannot parse',
@@ -134,4 +134,4 @@ export const NODE_SETUP_KINDS: readonly FindingKind[] = [
       'run() parses the hard eviction thresholds before it starts the container manager. An unknown signal ("unsupported eviction signal …"), a value that is not a quantity or a percentage, a percentage above 100% or a quantity that is not positive exits with status 1 ("failed to run Kubelet: …").',
     fix: 'Use known signals (memory.available, nodefs.available, nodefs.inodesFree, imagefs.available, imagefs.inodesFree, pid.available) with a positive quantity (100Mi) or a percentage (10%).',
   },
-];
+] as const satisfies readonly FindingKind[];

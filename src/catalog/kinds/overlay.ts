@@ -5,7 +5,7 @@
  */
 import type { FindingKind } from '../findings.js';
 
-export const OVERLAY_KINDS: readonly FindingKind[] = [
+export const OVERLAY_KINDS = [
   {
     id: 'overlay-invalid',
     title: 'The configuration to apply cannot be read',
@@ -46,4 +46,4 @@ export const OVERLAY_KINDS: readonly FindingKind[] = [
       'The kubelet minor for this --openshift-version comes from a row of src/kubelet/data/openshift-kubelet.ts that no source checked here confirms. The rows follow the pattern OpenShift 4.N = Kubernetes 1.(N+13) of the confirmed ones.',
     fix: 'Pass --kubelet-version with the kubelet of the target release (`oc adm release info <release> --output json | jq .displayVersions`) to be sure.',
   },
-];
+] as const satisfies readonly FindingKind[];

@@ -6,9 +6,10 @@
 import { parseKubeletCommandLine, withKubeletParsePrefix, type CommandLineParse } from './parse-command-line.js';
 import { validateKubeletFlags, withKubeletValidatePrefix } from './validate-flags.js';
 import type { KubeletFlavor } from '../flavor.js';
+import type { FindingId } from '../../catalog/findings.js';
 
 export interface CommandLineFinding {
-  readonly findingId: string;
+  readonly findingId: FindingId;
   readonly kubeletError: string;
   readonly message: string;
   readonly remediation: string;

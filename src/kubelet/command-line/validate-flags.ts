@@ -20,7 +20,7 @@
  * node-role label answers "cannot tell".
  */
 import type { CommandLineParse } from './parse-command-line.js';
-import { goTrimSpace } from './strconv.js';
+import { goTrimSpace } from '../../go/strconv.js';
 import type { KubeletFlavor } from '../flavor.js';
 import { openshiftKubelet } from '../gates/gate-table.js';
 

@@ -10,7 +10,7 @@
 import { parseGoDuration } from '../../go/duration.js';
 import { goQuote } from '../../go/quote.js';
 import type { FlagSpec } from './flag-table.js';
-import { goParseBool, goParseInt, goParseUint, goTrimSpace } from './strconv.js';
+import { goParseBool, goParseInt, goParseUint, goTrimSpace } from '../../go/strconv.js';
 import { lazyBuiltin } from '../../host/builtins.js';
 
 export type ValueCheck =

@@ -5,7 +5,6 @@ export { mergeConfigDropIns, DROPIN_ENV, type DropIn, type MergeResult } from '.
 export {
   validateKubeletConfiguration,
   applyKubeletConfigDefaults,
-  aggregate,
   type ValidationResult,
   type ValidationHost,
   type ValidationOptions,

@@ -24,6 +24,8 @@
 import { formatGoDuration, parseGoDuration } from '../../go/duration.js';
 import { goClean } from '../../go/filepath.js';
 import { goQuote } from '../../go/quote.js';
+import { aggregateError } from '../../kubernetes/aggregate.js';
+import { parseCpuset } from '../../kubernetes/cpuset.js';
 import { KUBELET_CONFIG_DEFAULTS } from '../data/kubelet-config-defaults.js';
 import { KUBELET_CONFIG_FIELDS } from '../data/kubelet-config-fields.js';
 import { OPENSHIFT_COMPRESSIBLE_FIRST_MINOR, UPSTREAM_COMPRESSIBLE_FIRST_MINOR, VALIDATION_VERIFIED_MINOR } from '../data/kubelet-config-validation.js';
@@ -363,11 +365,8 @@ export function validateKubeletConfiguration(
     if (str('systemReservedCgroup') !== '' || str('kubeReservedCgroup') !== '') {
       err("can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)");
     }
-    const parsed = parseCpuSet(str('reservedSystemCPUs'));
-    if (parsed !== undefined) {
-      err(`unable to parse reservedSystemCPUs (--reserved-cpus) ${str('reservedSystemCPUs')}, error: ${parsed}`);
-      inexact = true; // cpuset.Parse error wording [U]
-    }
+    const parsed = parseCpuset(str('reservedSystemCPUs'), minor);
+    if (!parsed.ok) err(`unable to parse reservedSystemCPUs (--reserved-cpus) ${str('reservedSystemCPUs')}, error: ${parsed.error}`);
   }
 
   // validation_linux.go: failCgroupV1 (1.31+). 1.31-1.34 wording per research §3.3; 1.35+ seen in a
@@ -428,16 +427,9 @@ export function validateKubeletConfiguration(
     (f) => !gatedFieldsChecked.has(f) && (minor === VERIFIED_MINOR ? UNIMPLEMENTED_RULE_FIELDS.includes(f) : !IMPLEMENTED_RULE_FIELDS.has(f)),
   );
   if (errors.length === 0) return { ok: true, notValidated };
-  return { ok: false, error: aggregate(errors), errors, inexact, notValidated };
+  return { ok: false, error: aggregateError(errors), errors, inexact, notValidated };
 }
 
-/** utilerrors aggregate Error(): one message alone, else "[a, b]" with repeats dropped. */
-export function aggregate(messages: readonly string[]): string {
-  const seen: string[] = [];
-  for (const m of messages) if (!seen.includes(m)) seen.push(m);
-  if (messages.length === 1 || seen.length === 1) return seen[0] ?? '';
-  return `[${seen.join(', ')}]`;
-}
 
 /** Go's %v of a float64 (strconv 'g' shortest; plain decimals for the magnitudes seen here). */
 function goFloat(f: number): string {
@@ -450,21 +442,4 @@ function validPort(p: number): boolean {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * k8s.io/utils/cpuset.Parse: comma-separated elements, each N or N-M (SplitN on "-", 2 parts),
- * strconv.Atoi on each bound; returns Go's error text or undefined. [I: from memory of cpuset.go]
- */
-function parseCpuSet(s: string): string | undefined {
-  const atoi = (x: string) => (/^[+-]?\d+$/.test(x) ? undefined : `strconv.Atoi: parsing ${goQuote(x)}: invalid syntax`);
-  for (const r of s.split(',')) {
-    const bounds = [r.slice(0, r.indexOf('-') === -1 ? r.length : r.indexOf('-')), ...(r.includes('-') ? [r.slice(r.indexOf('-') + 1)] : [])];
-    for (const b of bounds) {
-      const e = atoi(b);
-      if (e !== undefined) return e;
-    }
-    if (bounds.length === 2 && Number(bounds[0]) > Number(bounds[1])) return `invalid range ${goQuote(r)} (${bounds[0]} > ${bounds[1]})`;
-  }
-  return undefined;
 }

@@ -289,14 +289,6 @@ export function wrapStepError(minor: number, step: StartStepId, inner: string, .
   return step.startsWith('run:') ? goSprintf(RUN_WRAP, text) : text;
 }
 
-/** apimachinery's utilerrors.NewAggregate(errs).Error(): one -> itself, several -> "[a, b]", duplicates dropped. */
-export function aggregateError(messages: readonly string[]): string {
-  if (messages.length === 0) return '';
-  if (messages.length === 1) return messages[0]!;
-  const seen: string[] = [];
-  for (const m of messages) if (!seen.includes(m)) seen.push(m);
-  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
-}
 
 export interface FatalLine {
   /** The part of the journal line after the klog header (or the whole line for 1.24). */

@@ -20,6 +20,7 @@
  */
 import type { KubeletFlavor } from '../flavor.js';
 import { gatesFor, LAST_MINOR, FIRST_MINOR, openshiftKubelet } from './gate-table.js';
+import { aggregateError } from '../../kubernetes/aggregate.js';
 
 export type SetFeatureGatesResult =
   | { ok: true; enabled: (name: string) => boolean; overrides: Record<string, boolean>; warnings: string[] }
@@ -30,12 +31,6 @@ export type SetFeatureGatesResult =
 export const KUBELET_GATE_ERROR_PREFIX = 'failed to set feature gates from initial flags-based config: ';
 
 const goBool = (v: boolean) => (v ? 'true' : 'false');
-
-/** utilerrors.NewAggregate(...).Error(): one message as is, several (deduplicated) as "[a, b]". */
-export function aggregateText(messages: readonly string[]): string {
-  const seen = [...new Set(messages)];
-  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
-}
 
 export function setFeatureGates(
   minor: number,
@@ -105,7 +100,7 @@ export function setFeatureGates(
       if (disabled.length) depErrors.push(`${name} is enabled, but depends on features that are disabled: [${disabled.join(' ')}]`);
     }
     if (depErrors.length) {
-      return { ok: false, error: aggregateText(depErrors), allErrors: depErrors, ...(depErrors.length > 1 ? { inexact: true } : {}) };
+      return { ok: false, error: aggregateError(depErrors), allErrors: depErrors, ...(depErrors.length > 1 ? { inexact: true } : {}) };
     }
   }
   return { ok: true, enabled, overrides, warnings };
@@ -128,8 +123,8 @@ function fatal(errors: string[], versioned: boolean, hasUnknown: boolean): SetFe
   if (!versioned) error = errors[0]!;
   else if (hasUnknown) {
     const firstUnknown = errors.find((e) => e.startsWith('unrecognized feature gate: '))!;
-    error = aggregateText(errors.filter((e) => !e.startsWith('unrecognized feature gate: ')).concat(firstUnknown));
-  } else error = aggregateText(errors);
+    error = aggregateError(errors.filter((e) => !e.startsWith('unrecognized feature gate: ')).concat(firstUnknown));
+  } else error = aggregateError(errors);
   const inexact = errors.length > 1;
   return { ok: false, error, allErrors: errors, ...(inexact ? { inexact: true } : {}) };
 }

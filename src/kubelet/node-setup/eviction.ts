@@ -10,7 +10,7 @@
  * the verdict is certain, the text then inexact.
  */
 import { goQuote } from '../../go/quote.js';
-import { parseQuantity } from './quantity.js';
+import { parseQuantity } from '../../kubernetes/quantity.js';
 
 const SIGNALS = ['memory.available', 'allocatableMemory.available', 'imagefs.available', 'imagefs.inodesFree', 'nodefs.available', 'nodefs.inodesFree', 'pid.available'];
 const CONTAINERFS_SIGNALS = ['containerfs.available', 'containerfs.inodesFree'];

@@ -15,8 +15,6 @@ export * from './types.js';
 export { checkCloudProvider, disabledProviderError, inTreeCloudProviders, DISABLE_CLOUD_PROVIDERS_GATE } from './cloud-provider.js';
 export { checkNodeIP, nodeIPError, nodeIPEntries, CLOUD_DUAL_STACK_GATE } from './node-ip.js';
 export { checkReservedResources, resourceListErrors, reservedAfterCpuOverride, parseMapStringString, RESERVABLE_RESOURCES } from './reserved.js';
-export { parseCpuset, goAtoi, reservedCpusValidationMessage, reversedRangeOperator } from './cpuset.js';
-export { parseQuantity, ERR_FORMAT_WRONG, ERR_NUMERIC, ERR_SUFFIX, QUANTITY_REGEXP } from './quantity.js';
 export { parseIPSloppy, isIPv4, isIPv6, isUnspecified } from './ip.js';
 
 export interface NodeSetupInput {

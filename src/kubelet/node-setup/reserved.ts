@@ -10,8 +10,8 @@
  */
 import { goQuote } from '../../go/quote.js';
 import { wrapStepError, type StartStepId } from '../data/start-sequence.js';
-import { parseCpuset } from './cpuset.js';
-import { parseQuantity } from './quantity.js';
+import { cpusetMembers } from '../../kubernetes/cpuset.js';
+import { parseQuantity } from '../../kubernetes/quantity.js';
 import type { NodeSetupFailure } from './types.js';
 
 /** v1.ResourceCPU, v1.ResourceMemory, v1.ResourceEphemeralStorage, pidlimit.PIDs */
@@ -55,13 +55,13 @@ export function reservedAfterCpuOverride(input: ReservedInput): { kube?: Resourc
   const out: { kube?: ResourceMap; system?: ResourceMap } = {};
   if (input.kubeReserved) out.kube = input.kubeReserved;
   if (input.systemReserved) out.system = input.systemReserved;
-  const cpus = input.reservedSystemCPUs ? parseCpuset(input.reservedSystemCPUs) : undefined; // only the count matters
-  if (cpus?.ok && cpus.cpus.length > 0) {
+  const cpus = input.reservedSystemCPUs ? cpusetMembers(input.reservedSystemCPUs) : undefined; // only the count matters
+  if (cpus && cpus.length > 0) {
     if (input.kubeReserved) {
       const { cpu: _dropped, ...rest } = input.kubeReserved;
       out.kube = rest;
     }
-    out.system = { ...(input.systemReserved ?? {}), cpu: String(cpus.cpus.length) };
+    out.system = { ...(input.systemReserved ?? {}), cpu: String(cpus.length) };
   }
   return out;
 }

@@ -10,9 +10,10 @@ import type { StartCheck } from '../start-check.js';
 import { kubeletFails, PASS } from '../start-check.js';
 import { kubeletConfigFileError, validateKubeletConfiguration } from '../../kubelet/config/index.js';
 import { checkLogging } from '../../kubelet/config/logging.js';
-import { aggregateError } from '../../kubelet/data/start-sequence.js';
+import { aggregateError } from '../../kubernetes/aggregate.js';
 import { wrapStepError } from '../../kubelet/data/start-sequence.js';
 import { configDirCreatedBeforeStart } from '../start-context.js';
+import type { FindingId } from '../../catalog/findings.js';
 
 export const configFileStep: StartCheck = {
   id: 'kubelet-config-file',
@@ -25,7 +26,7 @@ export const configFileStep: StartCheck = {
     if (!load || path === undefined) return PASS;
     if ('undecidable' in load) return { undecidable: `node-check cannot read ${path} as kubelet 1.${context.minor} does: ${load.undecidable}`, path };
     if (!load.ok) {
-      const findingId = { unreadable: 'kubelet-config-unreadable', empty: 'kubelet-config-empty', invalid: 'kubelet-config-invalid', 'wrong-kind': 'kubelet-config-invalid' }[load.reason];
+      const findingId = ({ unreadable: 'kubelet-config-unreadable', empty: 'kubelet-config-empty', invalid: 'kubelet-config-invalid', 'wrong-kind': 'kubelet-config-invalid' } as const satisfies Record<typeof load.reason, FindingId>)[load.reason];
       return kubeletFails(context, {
         findingId,
         message: `Kubelet 1.${context.minor} cannot load its --config file ${path}: ${load.error}.`,

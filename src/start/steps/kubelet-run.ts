@@ -22,7 +22,7 @@ import { cgroupRootDir } from '../../discover/host-facts.js';
 import { isFailure, type PreconditionOutcome } from '../../systemd-preconditions/outcome.js';
 import { lastValue } from '../../kubelet/flags.js';
 import { providerCloudShown, type ProviderCloud } from '../../host-facts/cloud-machine.js';
-import { goParseBool } from '../../kubelet/command-line/strconv.js';
+import { goParseBool } from '../../go/strconv.js';
 import { checkEvictionHard } from '../../kubelet/node-setup/eviction.js';
 import { checkCpuManagerPolicy } from '../../kubelet/node-setup/cpu-manager.js';
 import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
@@ -32,6 +32,7 @@ import { goSprintf, RUN_WRAP, wrapStepError } from '../../kubelet/data/start-seq
 import { checkServingCert } from '../../kubelet/node-setup/serving-cert.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import type { PathFact } from '../../model/node.js';
+import type { FindingId } from '../../catalog/findings.js';
 
 /** Host checks by the start step they belong to (kernel tunables fail only after start). */
 const HOST_STEP: Readonly<Record<string, StartStepId | 'post-start'>> = {
@@ -235,7 +236,7 @@ function startInputs(context: StartContext): Ordered[] {
   const configPath = context.model.kubeletConfig.configFile?.path;
   const unitPath = context.model.service.execStart?.source?.file;
   // Every error here is returned by run() as it is; Run() adds RUN_WRAP.
-  const fail = (step: StartStepId, findingId: string, inner: string, message: string, remediation: string, path: string | undefined, inexact: boolean): Ordered => ({
+  const fail = (step: StartStepId, findingId: FindingId, inner: string, message: string, remediation: string, path: string | undefined, inexact: boolean): Ordered => ({
     step,
     outcome: {
       findingId,

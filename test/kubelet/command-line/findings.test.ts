@@ -46,7 +46,7 @@ t.test('validation failures become kubelet-flag-validation findings', async (t) 
 });
 
 t.test('every finding id used here is a declared kind with a unique 32-hex messageId', async (t) => {
-  const ids = new Set(FLAGS_KINDS.map((k) => k.id));
+  const ids = new Set<string>(FLAGS_KINDS.map((k) => k.id));
   for (const id of ['kubelet-flag-unknown', 'kubelet-flag-bad-value', 'kubelet-flag-missing-value', 'kubelet-stray-argument', 'kubelet-flag-validation']) t.ok(ids.has(id), id);
   const messageIds = FLAGS_KINDS.map((k) => k.messageId);
   t.equal(new Set(messageIds).size, messageIds.length);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { loadKubeletConfigFile } from '../../../src/kubelet/config/load.js';
-import { aggregate, applyKubeletConfigDefaults, validateKubeletConfiguration } from '../../../src/kubelet/config/validate.js';
+import { applyKubeletConfigDefaults, validateKubeletConfiguration } from '../../../src/kubelet/config/validate.js';
 
 // pkg/kubelet/apis/config/validation/validation.go (1.30) and validation_test.go (1.30-dev,
 // code index id 9350235): the expected messages below are kubelet's.
@@ -13,11 +13,17 @@ const gates = (extra: Record<string, boolean> = {}) => (name: string) => extra[n
 const validate = (minor: number, config: Record<string, unknown>, extra: Record<string, boolean> = {}, host = { cgroupV2: true }) =>
   validateKubeletConfiguration(minor, { ...TM, ...config }, gates(extra), host);
 
-t.test('the aggregate format of utilerrors', async (t) => {
-  t.equal(aggregate(['a']), 'a');
-  t.equal(aggregate(['a', 'b']), '[a, b]');
-  t.equal(aggregate(['a', 'a']), 'a');
-  t.equal(aggregate(['a', 'b', 'a']), '[a, b]');
+t.test('reservedSystemCPUs: cpuset.Parse errors in each minor\'s words, exact', async (t) => {
+  const reversed = (minor: number) => validate(minor, { reservedSystemCPUs: '4-2' });
+  for (const [minor, operator] of [[24, '>='], [25, '>='], [26, '>='], [27, '>'], [28, '>'], [36, '>']] as const) {
+    t.match(reversed(minor), {
+      ok: false,
+      error: `invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) 4-2, error: invalid range "4-2" (4 ${operator} 2)`,
+      inexact: false,
+    }, `1.${minor}`);
+  }
+  t.match(validate(30, { reservedSystemCPUs: 'x' }), { ok: false, error: 'invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) x, error: strconv.Atoi: parsing "x": invalid syntax', inexact: false });
+  t.match(validate(30, { reservedSystemCPUs: '0-3' }), { ok: true });
 });
 
 t.test('defaults make an empty config valid in every minor', async (t) => {

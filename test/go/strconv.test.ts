@@ -1,7 +1,7 @@
 // Go's strconv (src/strconv/atoi.go, atob.go) as pflag's and component-base's values call it: results
 // and the exact *NumError texts.
 import t from 'tap';
-import { goParseBool, goParseInt, goParseUint, goTrimSpace } from '../../../src/kubelet/command-line/strconv.js';
+import { goAtoi, goParseBool, goParseInt, goParseUint, goTrimSpace } from '../../src/go/strconv.js';
 
 const ok = (v: bigint) => ({ ok: true, value: v });
 const syntax = (fn: string, s: string) => ({ ok: false, error: `strconv.${fn}: parsing ${JSON.stringify(s)}: invalid syntax`, range: false });
@@ -26,14 +26,19 @@ t.test('ParseInt base 0: prefixes, sign, octal by leading zero', async (t) => {
 });
 
 t.test('ParseInt underscores: only with base 0, only between digits (underscoreOK)', async (t) => {
-  t.same(goParseInt('1_000', 0, 64), ok(1000n));
-  t.same(goParseInt('-1_000', 0, 64), ok(-1000n));
-  t.same(goParseInt('0x_1F', 0, 64), ok(31n), 'an underscore may follow the base prefix');
-  t.same(goParseInt('0b1_0', 0, 64), ok(2n));
-  t.same(goParseInt('1__0', 0, 64), syntax('ParseInt', '1__0'));
-  t.same(goParseInt('_10', 0, 64), syntax('ParseInt', '_10'));
-  t.same(goParseInt('10_', 0, 64), syntax('ParseInt', '10_'));
+  const accepted: [string, bigint, string?][] = [['1_000', 1000n], ['-1_000', -1000n], ['0x_1F', 31n, 'an underscore may follow the base prefix'], ['0b1_0', 2n]];
+  for (const [s, value, why] of accepted) t.same(goParseInt(s, 0, 64), ok(value), why ?? s);
+  for (const s of ['1__0', '_10', '10_']) t.same(goParseInt(s, 0, 64), syntax('ParseInt', s), s);
   t.same(goParseInt('1_000', 10, 64), syntax('ParseInt', '1_000'), 'base 10 given: no underscores');
+});
+
+t.test('Atoi: ParseInt(s, 10, 0) on 64 bits, its errors naming Atoi', async (t) => {
+  t.same(goAtoi('+7'), { ok: true, value: 7 });
+  t.same(goAtoi('-12'), { ok: true, value: -12 });
+  t.same(goAtoi('0x10'), { ok: false, error: 'strconv.Atoi: parsing "0x10": invalid syntax' }, 'base 10 only');
+  t.same(goAtoi('1_0'), { ok: false, error: 'strconv.Atoi: parsing "1_0": invalid syntax' });
+  t.same(goAtoi(''), { ok: false, error: 'strconv.Atoi: parsing "": invalid syntax' });
+  t.same(goAtoi('99999999999999999999'), { ok: false, error: 'strconv.Atoi: parsing "99999999999999999999": value out of range' });
 });
 
 t.test('ParseInt ranges per bit size, reported with the original text', async (t) => {

@@ -4,7 +4,7 @@
  * int64/uint64 values and component-base's verbosity parser call these and put the error after
  * `invalid argument "<v>" for "--<flag>" flag: `.
  */
-import { goQuote } from '../../go/quote.js';
+import { goQuote } from './quote.js';
 
 export type GoNumResult = { readonly ok: true; readonly value: bigint } | { readonly ok: false; readonly error: string; readonly range: boolean };
 
@@ -86,16 +86,29 @@ export function goParseUint(s: string, base: number, bitSize: number): GoNumResu
 
 /** strconv.ParseInt(s, base, bitSize). */
 export function goParseInt(s0: string, base: number, bitSize: number): GoNumResult {
-  if (s0 === '') return syntax('ParseInt', s0);
+  return parseInt('ParseInt', s0, base, bitSize);
+}
+
+/**
+ * strconv.Atoi on a 64-bit platform: ParseInt(s, 10, 0), its errors naming Atoi (atoi.go); the
+ * value as a number, which is exact for the magnitudes kubelet's callers accept.
+ */
+export function goAtoi(s: string): { readonly ok: true; readonly value: number } | { readonly ok: false; readonly error: string } {
+  const parsed = parseInt('Atoi', s, 10, 64);
+  return parsed.ok ? { ok: true, value: Number(parsed.value) } : { ok: false, error: parsed.error };
+}
+
+function parseInt(fn: string, s0: string, base: number, bitSize: number): GoNumResult {
+  if (s0 === '') return syntax(fn, s0);
   let s = s0;
   let neg = false;
   if (s[0] === '+') s = s.slice(1);
   else if (s[0] === '-') { neg = true; s = s.slice(1); }
-  const un = parseUint('ParseInt', s, base, bitSize, s0);
-  if (!un.ok) return un.range ? range('ParseInt', s0) : syntax('ParseInt', s0);
+  const un = parseUint(fn, s, base, bitSize, s0);
+  if (!un.ok) return un.range ? range(fn, s0) : syntax(fn, s0);
   const cutoff = 1n << BigInt(bitSize - 1);
-  if (!neg && un.value >= cutoff) return range('ParseInt', s0);
-  if (neg && un.value > cutoff) return range('ParseInt', s0);
+  if (!neg && un.value >= cutoff) return range(fn, s0);
+  if (neg && un.value > cutoff) return range(fn, s0);
   return { ok: true, value: neg ? -un.value : un.value };
 }
 
