@@ -8,7 +8,7 @@
  * "[cpumanager] unable to determine reserved CPU resources for static policy". A static policy
  * with a reservation depends on the machine's topology and the policy's checkpoint: not modelled.
  */
-import { parseQuantity } from './quantity.js';
+import { parseQuantity } from '../../kubernetes/quantity.js';
 import { reservedAfterCpuOverride, type ResourceMap } from './reserved.js';
 
 export type CpuManagerCheck = { readonly ok: true } | { readonly ok: false; readonly error: string } | { readonly undecidable: string };
