@@ -15,7 +15,7 @@ import { kubeletFlagsFor } from './command-line/flag-table.js';
 import { isValidTaint } from './command-line/values.js';
 import { KUBELET_CONFIG_FIELDS } from './data/kubelet-config-fields.js';
 import { KUBELET_CONFIG_DEFAULTS } from './data/kubelet-config-defaults.js';
-import { START_SEQUENCE_MINORS } from './data/start-sequence.js';
+import { MODELLED_MINORS } from './data/minors.js';
 
 export type InputStatus =
   | { readonly kind: 'modelled'; readonly by: string }
@@ -229,7 +229,7 @@ export function undecidedInputs(minor: number, config: Readonly<Record<string, u
 /** Every top-level field of any modelled minor, with the minors that have it (for the docs table). */
 export function allConfigFields(): { field: string; from: number; until: number }[] {
   const seen = new Map<string, { from: number; until: number }>();
-  for (let minor = START_SEQUENCE_MINORS.oldest; minor <= START_SEQUENCE_MINORS.newest; minor++) {
+  for (const minor of MODELLED_MINORS) {
     for (const field of Object.keys(KUBELET_CONFIG_FIELDS[minor] ?? {})) {
       const entry = seen.get(field);
       if (entry) entry.until = minor;

@@ -6,6 +6,7 @@ import { formatCpuList, parseCpuList } from '../../src/host-facts/cpuset.js';
 import { cgroupV1RuleFor, swapTextFor } from '../../src/host-facts/data.js';
 import { isFailure, type PreconditionOutcome } from '../../src/systemd-preconditions/outcome.js';
 import type { HostFacts } from '../../src/host-facts/types.js';
+import { NEXT_MINOR } from '../../src/kubelet/data/minors.js';
 
 const GOOD_SYSCTLS = {
   'vm/overcommit_memory': { value: 1 },
@@ -34,10 +35,10 @@ t.test('a healthy host: nothing for any modelled minor', async (t) => {
 });
 
 t.test('minors outside 1.24-1.36 are not answered', async (t) => {
-  t.match(checkHostPreconditions({ minor: 37, config: config(36), facts: HEALTHY }), [{ undecidable: /outside the modelled versions/ }]);
+  t.match(checkHostPreconditions({ minor: NEXT_MINOR, config: config(36), facts: HEALTHY }), [{ undecidable: /outside the modelled versions/ }]);
   t.equal(defaultsFor(23), undefined);
-  t.equal(swapTextFor(37), undefined);
-  t.equal(cgroupV1RuleFor(37), undefined);
+  t.equal(swapTextFor(NEXT_MINOR), undefined);
+  t.equal(cgroupV1RuleFor(NEXT_MINOR), undefined);
 });
 
 t.test('swap on with failSwapOn: the old text with /proc/swaps contents up to 1.30, the new one from 1.31', async (t) => {

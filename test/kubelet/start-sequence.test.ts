@@ -9,13 +9,14 @@ import {
   stepIndex,
   wrapStepError,
 } from '../../src/kubelet/data/start-sequence.js';
+import { NEXT_MINOR } from '../../src/kubelet/data/minors.js';
 
 t.test('only 1.24..1.36 are modelled, never a neighbour', async (t) => {
   t.equal(startSequence(23), undefined);
-  t.equal(startSequence(37), undefined);
+  t.equal(startSequence(NEXT_MINOR), undefined);
   t.equal(formatFatalLine(23, 'x'), undefined);
-  t.equal(formatFatalLine(37, 'x'), undefined);
-  t.equal(wrapStepError(37, 'parse-flags', 'unknown flag: --x'), undefined);
+  t.equal(formatFatalLine(NEXT_MINOR, 'x'), undefined);
+  t.equal(wrapStepError(NEXT_MINOR, 'parse-flags', 'unknown flag: --x'), undefined);
   for (let m = 24; m <= 36; m++) t.ok(startSequence(m), `1.${m}`);
 });
 

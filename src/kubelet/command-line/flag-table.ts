@@ -7,7 +7,8 @@
  * locked release tag (scripts/generate/kubelet-flags.mjs), so each minor's table is complete: a name
  * not in it is pflag's "unknown flag".
  */
-import { KUBELET_FLAG_MINORS, KUBELET_FLAGS, type KubeletFlagGroup } from '../data/kubelet-flags.generated.js';
+import { KUBELET_FLAG_SOURCES, KUBELET_FLAGS, type KubeletFlagGroup } from '../data/kubelet-flags.generated.js';
+import { isModelledMinor } from '../data/minors.js';
 import type { KubeletFlavor } from '../flavor.js';
 
 /**
@@ -42,8 +43,9 @@ export interface FlagSpec {
 
 const tables = new Map<number, ReadonlyMap<string, FlagSpec>>();
 
+/** A modelled minor (../data/minors.ts) whose flags were generated; the rows may reach a minor not modelled yet. */
 export function isModelledFlagMinor(minor: number): boolean {
-  return Number.isInteger(minor) && minor >= KUBELET_FLAG_MINORS.oldest && minor <= KUBELET_FLAG_MINORS.newest;
+  return isModelledMinor(minor) && Object.hasOwn(KUBELET_FLAG_SOURCES, minor);
 }
 
 // A row's spec does not depend on the minor: made once, shared by every minor's table (check builds thirteen).
@@ -67,7 +69,7 @@ function specOf(r: (typeof KUBELET_FLAGS)[number]): FlagSpec {
   return spec;
 }
 
-/** Every flag kubelet 1.<minor> registers, by normalized name; undefined outside 1.24..1.36. */
+/** Every flag kubelet 1.<minor> registers, by normalized name; undefined for a minor not modelled. */
 export function kubeletFlagsFor(minor: number): ReadonlyMap<string, FlagSpec> | undefined {
   if (!isModelledFlagMinor(minor)) return undefined;
   let table = tables.get(minor);

@@ -46,7 +46,7 @@ export type KubeletConfigDecodeResult =
     }
   | { readonly ok: false; readonly error: string; readonly inexact?: true };
 
-/** DecodeKubeletConfiguration's result for this data, or undefined outside 1.24..1.36. */
+/** DecodeKubeletConfiguration's result for this data, or undefined for a minor not modelled. */
 export function decodeKubeletConfig(minor: number, data: Uint8Array): KubeletConfigDecodeResult | undefined {
   if (!KUBELET_CONFIG_FIELDS[minor]) return undefined;
   const fail = (error: string, inexact = false): KubeletConfigDecodeResult => ({ ok: false, error, ...(inexact ? { inexact: true as const } : {}) });

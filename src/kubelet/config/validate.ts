@@ -32,6 +32,7 @@ import { checkLogging } from './logging.js';
 
 export type { KubeletFlavor } from '../flavor.js';
 import type { KubeletFlavor } from '../flavor.js';
+import { isModelledMinor, MODELLED_RANGE } from '../data/minors.js';
 
 export interface ValidationHost {
   /**
@@ -121,7 +122,7 @@ export function validateKubeletConfiguration(
   host: ValidationHost = {},
   options: ValidationOptions = {},
 ): ValidationResult {
-  if (!KUBELET_CONFIG_FIELDS[minor]) return { undecidable: `kubelet 1.${minor} is outside the modelled minors 1.24-1.36` };
+  if (!KUBELET_CONFIG_FIELDS[minor] || !isModelledMinor(minor)) return { undecidable: `kubelet 1.${minor} is outside the modelled minors ${MODELLED_RANGE}` };
   const kc = options.defaulted ? config : applyKubeletConfigDefaults(minor, config)!;
   const errors: string[] = [];
   let inexact = false;

@@ -26,9 +26,8 @@ export interface KubeletFlagRecord {
   readonly hidden?: boolean;
 }
 
-/** Minors node-check models; rows may reach further (DATA_NEWEST), ahead of that minor's modelling. */
-export const KUBELET_FLAG_MINORS = { oldest: 24, newest: 36 } as const;
-export const KUBELET_FLAG_DATA_NEWEST = 37;
+/** The tag each minor's rows were read at: every locked minor (node-check models those src/kubelet/data/minors.ts lists). */
+export const KUBELET_FLAG_SOURCES: Readonly<Record<number, string>> = {"24":"v1.24.17","25":"v1.25.16","26":"v1.26.15","27":"v1.27.16","28":"v1.28.15","29":"v1.29.15","30":"v1.30.14","31":"v1.31.14","32":"v1.32.13","33":"v1.33.13","34":"v1.34.12","35":"v1.35.8","36":"v1.36.5","37":"v1.37.2"};
 
 const DEPRECATED = [
   "This flag will be removed in a future version.",

@@ -8,6 +8,7 @@
  * getReservedCPUs checks the set against the online CPUs (a host fact, not decided here).
  */
 import { goQuote } from '../../go/quote.js';
+import { isModelledMinor } from '../data/minors.js';
 
 export type CpusetParse = { readonly ok: true; readonly cpus: readonly number[] } | { readonly ok: false; readonly error: string };
 
@@ -71,7 +72,7 @@ export function parseCpuset(s: string, minor = 36): CpusetParse {
  * 1.24. So every modelled minor uses the new text.
  */
 export function reservedCpusValidationMessage(minor: number, value: string): { readonly text: string; readonly inexact: boolean } | undefined {
-  if (minor < 24 || minor > 36) return undefined;
+  if (!isModelledMinor(minor)) return undefined;
   const parsed = parseCpuset(value, minor);
   if (parsed.ok) return undefined;
   return {

@@ -1,18 +1,18 @@
 import t from 'tap';
 import { kubeletFlagsFor } from '../../../src/kubelet/command-line/flag-table.js';
-import { KUBELET_FLAG_DATA_NEWEST, KUBELET_FLAGS } from '../../../src/kubelet/data/kubelet-flags.generated.js';
+import { KUBELET_FLAG_SOURCES, KUBELET_FLAGS } from '../../../src/kubelet/data/kubelet-flags.generated.js';
+import { MODELLED_MINORS, NEXT_MINOR, OLDEST_MODELLED_MINOR } from '../../../src/kubelet/data/minors.js';
 
-t.test('minors outside 1.24..1.36 have no table, even where the data reaches 1.37', async (t) => {
-  t.equal(kubeletFlagsFor(23), undefined);
-  t.equal(kubeletFlagsFor(37), undefined);
-  t.equal(KUBELET_FLAG_DATA_NEWEST, 37);
-  t.ok(KUBELET_FLAGS.some((r) => r.until === 37));
-  t.ok(kubeletFlagsFor(24));
-  t.ok(kubeletFlagsFor(36));
+const DATA_NEWEST = Math.max(...Object.keys(KUBELET_FLAG_SOURCES).map(Number));
+
+t.test('every modelled minor has a table, and no other minor has one, even where the data reaches it', async (t) => {
+  t.equal(kubeletFlagsFor(OLDEST_MODELLED_MINOR - 1), undefined);
+  t.equal(kubeletFlagsFor(NEXT_MINOR), undefined);
+  for (const minor of MODELLED_MINORS) t.ok(kubeletFlagsFor(minor), `1.${minor}`);
 });
 
 t.test('no minor registers a name twice', async (t) => {
-  for (let m = 24; m <= KUBELET_FLAG_DATA_NEWEST; m++) {
+  for (let m = OLDEST_MODELLED_MINOR; m <= DATA_NEWEST; m++) {
     const names = KUBELET_FLAGS.filter((r) => r.from <= m && m <= r.until).map((r) => r.name);
     t.equal(new Set(names).size, names.length, `1.${m}`);
   }
