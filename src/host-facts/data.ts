@@ -53,7 +53,8 @@ const CGROUP_V1_PREFIX = 'kubelet is configured to not run on a host using cgrou
 export function cgroupV1RuleFor(minor: number): CgroupV1Rule | undefined {
   if (!isModelledMinor(minor) || minor < 31) return undefined;
   if (minor <= 34) return { defaultFailCgroupV1: false, text: `${CGROUP_V1_PREFIX} in maintenance mode`, verified: minor <= 33 };
-  return { defaultFailCgroupV1: true, text: `${CGROUP_V1_PREFIX} unsupported and will be removed in a future release`, verified: minor === 35 };
+  // 1.35-1.37: also pkg/kubelet/apis/config/validation/validation_linux.go at v1.36.5 and v1.37.2.
+  return { defaultFailCgroupV1: true, text: `${CGROUP_V1_PREFIX} unsupported and will be removed in a future release`, verified: true };
 }
 
 /** utilsysctl names and the values kubelet requires with protectKernelDefaults (1.24..1.36 alike). */

@@ -110,7 +110,7 @@ const FIELDS: Readonly<Record<string, InputStatus>> = {
       'topologyManagerPolicy', 'topologyManagerScope', 'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods', 'shutdownGracePeriodByPodPriority',
       'memorySwap', 'systemReservedCgroup', 'kubeReservedCgroup', 'hairpinMode', 'memoryThrottlingFactor', 'enableSystemLogQuery',
       'enableSystemLogHandler', 'containerLogMaxWorkers', 'containerLogMonitorInterval', 'podLogsDir', 'failCgroupV1', 'crashLoopBackOff',
-      'imagePullCredentialsVerificationPolicy'].map((f) => [f, modelled(VALIDATION)]),
+      'imagePullCredentialsVerificationPolicy', 'defaultPodSysctls'].map((f) => [f, modelled(VALIDATION)]),
   ),
 };
 

@@ -3,8 +3,9 @@ import { decodeCredentialProviderConfig, type DecodeResult } from '../../src/cre
 import { requireTraits } from '../../src/kubelet/version.js';
 
 /** Every modelled kubelet minor. */
-const MINORS = Array.from({ length: 13 }, (_, i) => 24 + i);
+const MINORS = MODELLED_MINORS;
 import { ACR_CONFIG } from '../helpers/facts.js';
+import { MODELLED_MINORS } from '../../src/kubelet/data/minors.js';
 
 // Test_readCredentialProviderConfig[File] (kubernetes/kubernetes pkg/credentialprovider/plugin/
 // config_test.go; research §4.1 R1-R19) for the single-file decoding part, run for every kubelet

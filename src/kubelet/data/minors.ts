@@ -32,6 +32,7 @@ export const MINOR_ROWS: readonly MinorRow[] = [
   { minor: 34, kubernetes: 'v1.34.12' },
   { minor: 35, kubernetes: 'v1.35.8' },
   { minor: 36, kubernetes: 'v1.36.5' },
+  { minor: 37, kubernetes: 'v1.37.2' },
 ];
 
 export const OLDEST_MODELLED_MINOR: number = MINOR_ROWS[0]!.minor;

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { kubeletFlagsFor } from '../../../src/kubelet/command-line/flag-table.js';
 import { KUBELET_FLAG_SOURCES, KUBELET_FLAGS } from '../../../src/kubelet/data/kubelet-flags.generated.js';
-import { MODELLED_MINORS, NEXT_MINOR, OLDEST_MODELLED_MINOR } from '../../../src/kubelet/data/minors.js';
+import { MODELLED_MINORS, NEWEST_MODELLED_MINOR, NEXT_MINOR, OLDEST_MODELLED_MINOR } from '../../../src/kubelet/data/minors.js';
 
 const DATA_NEWEST = Math.max(...Object.keys(KUBELET_FLAG_SOURCES).map(Number));
 
@@ -46,14 +46,14 @@ const REMOVALS: [string, number | undefined, number][] = [
 for (const [flag, last, first] of REMOVALS) {
   t.test(`--${flag}: registered through 1.${last ?? '23'}, gone from 1.${first}`, async (t) => {
     if (last !== undefined) t.ok(kubeletFlagsFor(last)!.has(flag), `present in 1.${last}`);
-    for (let m = first; m <= 36; m++) t.notOk(kubeletFlagsFor(m)!.has(flag), `absent from 1.${m}`);
+    for (let m = first; m <= NEWEST_MODELLED_MINOR; m++) t.notOk(kubeletFlagsFor(m)!.has(flag), `absent from 1.${m}`);
   });
 }
 
 t.test('flags that arrive: --config-dir 1.28, --log-text-* 1.30, --fail-cgroupv1 1.31', async (t) => {
   for (const [flag, first] of [['config-dir', 28], ['log-text-split-stream', 30], ['fail-cgroupv1', 31]] as const) {
     t.notOk(kubeletFlagsFor(first - 1)!.has(flag), `not in 1.${first - 1}`);
-    for (let m = first; m <= 36; m++) t.ok(kubeletFlagsFor(m)!.has(flag), `--${flag} in 1.${m}`);
+    for (let m = first; m <= NEWEST_MODELLED_MINOR; m++) t.ok(kubeletFlagsFor(m)!.has(flag), `--${flag} in 1.${m}`);
   }
 });
 

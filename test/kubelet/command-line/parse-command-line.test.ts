@@ -1,7 +1,7 @@
 import t from 'tap';
 import { kubeletFlagsFor } from '../../../src/kubelet/command-line/flag-table.js';
 import { parseKubeletCommandLine, withKubeletParsePrefix, type CommandLineParse } from '../../../src/kubelet/command-line/parse-command-line.js';
-import { NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
+import { MODELLED_MINORS, NEWEST_MODELLED_MINOR, NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
 
 const CRI = '--container-runtime-endpoint=unix:///run/containerd/containerd.sock';
 
@@ -46,7 +46,7 @@ t.test('--config-dir on 1.27 is an unknown flag; on 1.28 it parses', async (t) =
 });
 
 t.test('a name no table of that minor holds is "unknown flag" with pflag\'s text, on every minor', async (t) => {
-  for (let minor = 24; minor <= 36; minor++) {
+  for (const minor of MODELLED_MINORS) {
     t.same(err(parseKubeletCommandLine(['--node-lables=tier=web', '--max-pods=abc'], minor)), { error: 'unknown flag: --node-lables', kind: 'unknown-flag', flag: 'node-lables' }, `1.${minor}: the first bad argument decides`);
     t.same(err(parseKubeletCommandLine([CRI, '--max-pod=250'], minor)), { error: 'unknown flag: --max-pod', kind: 'unknown-flag', flag: 'max-pod' }, `1.${minor}`);
     t.match(parseKubeletCommandLine(['--node-lables=tier=web'], minor), { closeFlags: ['node-labels'] }, `1.${minor}: node-check's suggestion`);
@@ -171,7 +171,7 @@ t.test('klog flags: deprecated but accepted in 1.25, unknown from 1.26 (KEP-2845
 });
 
 t.test('OpenShift\'s kubelet also registers --max-housekeeping-interval (1.25+); its 1.24 was not read', async (t) => {
-  for (let minor = 25; minor <= 36; minor++) {
+  for (let minor = 25; minor <= NEWEST_MODELLED_MINOR; minor++) {
     t.equal(parseKubeletCommandLine(['--max-housekeeping-interval=15s'], minor, { flavor: 'openshift' }).ok, true, `openshift 1.${minor}`);
     t.same(err(parseKubeletCommandLine(['--max-housekeeping-interval=15s'], minor)), { error: 'unknown flag: --max-housekeeping-interval', kind: 'unknown-flag', flag: 'max-housekeeping-interval' }, `upstream 1.${minor}`);
   }

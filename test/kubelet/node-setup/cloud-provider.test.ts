@@ -1,6 +1,6 @@
 import t from 'tap';
 import { checkCloudProvider, inTreeCloudProviders, isUndecidable, evaluateNodeSetup } from '../../../src/kubelet/node-setup/index.js';
-import { NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
+import { MODELLED_MINORS, NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
 
 const gateOff = () => false;
 const gateOn = () => true;
@@ -8,7 +8,7 @@ const DISABLED = (n: string) =>
   `failed to run Kubelet: failed to create kubelet: cloud provider "${n}" was specified, but built-in cloud providers are disabled. Please set --cloud-provider=external and migrate to an external cloud provider`;
 
 t.test('OpenShift: --cloud-provider= (empty) and external are accepted everywhere', async (t) => {
-  for (let m = 24; m <= 36; m++) {
+  for (const m of MODELLED_MINORS) {
     t.equal(checkCloudProvider(m, { cloudProvider: '' }, gateOn), undefined, `1.${m} empty`);
     t.equal(checkCloudProvider(m, { cloudProvider: 'external' }, gateOn), undefined, `1.${m} external`);
     t.equal(checkCloudProvider(m, { cloudProvider: '', cloudConfigFile: '/missing', cloudConfigOpens: false }, gateOn), undefined);
