@@ -470,10 +470,8 @@ export function generate() {
   }
   // Each deprecation message once (most are shared by dozens of flags).
   const messages = [...new Set(rows.map((r) => r.deprecated).filter(Boolean))].sort();
-  const rowText = (r) => {
-    const json = JSON.stringify({ ...r, deprecated: undefined });
-    return r.deprecated === undefined ? json : `${json.slice(0, -1)},"deprecated":DEPRECATED[${messages.indexOf(r.deprecated)}]}`;
-  };
+  // In the JSON text a deprecation is its message's index; kubeletFlagRows() puts the message back.
+  const rowJson = (r) => (r.deprecated === undefined ? r : { ...r, deprecated: messages.indexOf(r.deprecated) });
   const order = (r) => `${r.name}\u0000${String(r.from).padStart(3, '0')}`;
   rows.sort((a, b) => (order(a) < order(b) ? -1 : 1));
   const body = [
@@ -510,7 +508,20 @@ export function generate() {
     '',
     `const DEPRECATED = [\n${messages.map((m) => `  ${JSON.stringify(m)},`).join('\n')}\n] as const;`,
     '',
-    `export const KUBELET_FLAGS: readonly KubeletFlagRecord[] = [\n${rows.map((r) => `  ${rowText(r)},`).join('\n')}\n];`,
+    '/** Names that take no value (pflag NoOptDefVal) in some generated minor: argv is split with these before the minor is known. */',
+    `export const KUBELET_BOOLEAN_FLAGS: readonly string[] = ${JSON.stringify([...new Set(rows.filter((r) => r.noOptDefVal !== undefined).map((r) => r.name))].sort())};`,
+    '',
+    'let parsed: readonly KubeletFlagRecord[] | undefined;',
+    '',
+    '/** Every row, parsed from JSON text on first use: a run that reads no flag table (--version) builds none of it. */',
+    'export function kubeletFlagRows(): readonly KubeletFlagRecord[] {',
+    '  parsed ??= (JSON.parse(rowsJson()) as (Omit<KubeletFlagRecord, \'deprecated\'> & { deprecated?: number })[]).map((r) =>',
+    '    r.deprecated === undefined ? (r as KubeletFlagRecord) : { ...r, deprecated: DEPRECATED[r.deprecated]! },',
+    '  );',
+    '  return parsed;',
+    '}',
+    '',
+    `const rowsJson = (): string => ${JSON.stringify(JSON.stringify(rows.map(rowJson)))};`,
     '',
   ].join('\n');
   return body;

@@ -7,7 +7,7 @@
  * locked release tag (scripts/generate/kubelet-flags.mjs), so each minor's table is complete: a name
  * not in it is pflag's "unknown flag".
  */
-import { KUBELET_FLAG_SOURCES, KUBELET_FLAGS, type KubeletFlagGroup } from '../data/kubelet-flags.generated.js';
+import { KUBELET_FLAG_SOURCES, kubeletFlagRows, type KubeletFlagGroup, type KubeletFlagRecord } from '../data/kubelet-flags.generated.js';
 import { isModelledMinor } from '../data/minors.js';
 import type { KubeletFlavor } from '../flavor.js';
 
@@ -49,9 +49,9 @@ export function isModelledFlagMinor(minor: number): boolean {
 }
 
 // A row's spec does not depend on the minor: made once, shared by every minor's table (check builds thirteen).
-const specs = new Map<(typeof KUBELET_FLAGS)[number], FlagSpec>();
+const specs = new Map<KubeletFlagRecord, FlagSpec>();
 
-function specOf(r: (typeof KUBELET_FLAGS)[number]): FlagSpec {
+function specOf(r: KubeletFlagRecord): FlagSpec {
   let spec = specs.get(r);
   if (spec === undefined) {
     spec = {
@@ -75,7 +75,7 @@ export function kubeletFlagsFor(minor: number): ReadonlyMap<string, FlagSpec> | 
   let table = tables.get(minor);
   if (!table) {
     const map = new Map<string, FlagSpec>();
-    for (const r of KUBELET_FLAGS) {
+    for (const r of kubeletFlagRows()) {
       if (minor < r.from || minor > r.until) continue;
       map.set(r.name, specOf(r));
     }
