@@ -57,7 +57,7 @@ export function cgroupV1RuleFor(minor: number): CgroupV1Rule | undefined {
   return { defaultFailCgroupV1: true, text: `${CGROUP_V1_PREFIX} unsupported and will be removed in a future release`, verified: true };
 }
 
-/** utilsysctl names and the values kubelet requires with protectKernelDefaults (1.24..1.36 alike). */
+/** utilsysctl names and the values kubelet requires with protectKernelDefaults (1.24..1.37 alike). */
 export const KERNEL_TUNABLES: readonly (readonly [string, number])[] = [
   ['vm/overcommit_memory', 1],
   ['vm/panic_on_oom', 0],

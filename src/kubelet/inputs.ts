@@ -1,7 +1,7 @@
 /**
  * Every kubelet flag and KubeletConfiguration field, with what node-check knows about what kubelet
  * does with it before "Started kubelet" (cmd/kubelet/app/server.go RunE → Run → run → RunKubelet
- * → NewMainKubelet, 1.24-1.36):
+ * → NewMainKubelet, 1.24-1.37):
  *  - modelled: a start rule reads it (the rule is named);
  *  - no effect at start: kubelet uses it only after start, or only logs about it (the source path
  *    says where), optionally for the values `accepts` names; another value is undecided;

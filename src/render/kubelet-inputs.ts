@@ -1,5 +1,5 @@
 /**
- * docs/kubelet-inputs.md: every kubelet flag and KubeletConfiguration field of 1.24-1.36 with its
+ * docs/kubelet-inputs.md: every kubelet flag and KubeletConfiguration field of 1.24-1.37 with its
  * status from src/kubelet/inputs.ts. Written by scripts/gen-docs.mjs; test/docs/
  * kubelet-inputs.test.ts fails when the committed file differs.
  */

@@ -96,7 +96,7 @@ function decode(text: string | Buffer, minor: number): DecodeResult {
 
 function forEachMinor(t: { pass: (message: string) => unknown }, check: (minor: number) => void): void {
   for (const minor of MINORS) check(minor);
-  t.pass('checked 1.24-1.36');
+  t.pass(`checked ${MODELLED_MINORS.length} minors`);
 }
 
 /** The minors that know kubelet.config.k8s.io/v1 and credentialprovider.kubelet.k8s.io/v1 (1.26+). */

@@ -11,7 +11,7 @@ import {
 } from '../../src/kubelet/data/start-sequence.js';
 import { MODELLED_MINORS, NEXT_MINOR } from '../../src/kubelet/data/minors.js';
 
-t.test('only 1.24..1.36 are modelled, never a neighbour', async (t) => {
+t.test('only the modelled minors have a sequence, never a neighbour', async (t) => {
   t.equal(startSequence(23), undefined);
   t.equal(startSequence(NEXT_MINOR), undefined);
   t.equal(formatFatalLine(23, 'x'), undefined);

@@ -1,5 +1,5 @@
 /**
- * Every flag kubelet registers on its command line, per minor 1.24..1.36: NewKubeletCommand
+ * Every flag kubelet registers on its command line, per minor 1.24..1.37: NewKubeletCommand
  * (cmd/kubelet/app/server.go) fills one flag set from KubeletFlags.AddFlags and AddKubeletConfigFlags
  * (cmd/kubelet/app/options/options.go), the container runtime options, component-base's logging
  * flags, the globals (help, version, cadvisor, credential provider) and, in 1.24-1.25, klog's flags.

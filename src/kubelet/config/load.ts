@@ -1,5 +1,5 @@
 /**
- * Loading the --config file as kubelet does (1.24-1.36):
+ * Loading the --config file as kubelet does (1.24-1.37):
  *
  * cmd/kubelet/app/server.go loadConfigFile():
  *   errFmt = "failed to load Kubelet config file %s, error %v"   (name as given on the command line)

@@ -1,5 +1,5 @@
 /**
- * Kubelet's start sequence per minor (1.24-1.36): the order of the fatal steps, the format string
+ * Kubelet's start sequence per minor (1.24-1.37): the order of the fatal steps, the format string
  * each step wraps its error in, and the shape of the journal line the error ends up in.
  *
  * PROVENANCE (what was read, and how each version was identified):
@@ -310,7 +310,7 @@ export interface FatalLine {
 /**
  * The stable part of the journal line kubelet of `minor` writes for an error returned from its
  * cobra RunE, e.g. `"command failed" err="failed to parse kubelet flag: unknown flag: --x"` (1.25+)
- * or `Error: failed to parse kubelet flag: unknown flag: --x` (1.24). Undefined outside 1.24..1.36.
+ * or `Error: failed to parse kubelet flag: unknown flag: --x` (1.24). Undefined outside 1.24..1.37.
  */
 export function formatFatalLine(minor: number, err: string): string | undefined {
   return fatalLine(minor, err)?.text;
