@@ -69,7 +69,7 @@ t.test('OpenShift 4.16 on Azure without acr-credential-provider: both flags are 
 });
 
 t.test('without the kubelet version every modelled version agrees here, so it acts', async (t) => {
-  // A v1beta1 config (registered by every kubelet 1.24-1.36): every version drops the flags for the same reason.
+  // A v1beta1 config (registered by every modelled kubelet): every version drops the flags for the same reason.
   const v1beta1 = ACR_CONFIG.replace('kubelet.config.k8s.io/v1\n', 'kubelet.config.k8s.io/v1beta1\n').replace('credentialprovider.kubelet.k8s.io/v1\n', 'credentialprovider.kubelet.k8s.io/v1beta1\n');
   const base = modelOf({
     execStart: OCP_416_AZURE_EXEC,

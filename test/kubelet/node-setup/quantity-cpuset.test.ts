@@ -44,7 +44,7 @@ t.test('cpuset.Parse and strconv.Atoi texts', async (t) => {
   t.same(goAtoi('+7'), { ok: true, value: 7 });
 });
 
-t.test('reservedSystemCPUs validation message (same wrapping 1.24-1.36)', async (t) => {
+t.test('reservedSystemCPUs validation message (same wrapping in every sampled minor)', async (t) => {
   for (const m of [24, 30, 36]) {
     t.same(reservedCpusValidationMessage(m, 'x'), {
       text: 'invalid configuration: unable to parse reservedSystemCPUs (--reserved-cpus) x, error: strconv.Atoi: parsing "x": invalid syntax',
