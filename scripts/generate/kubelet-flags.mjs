@@ -13,16 +13,13 @@
 //     (compare with the Go probe in scripts/generate/kubelet-flags-probe/, see its README)
 import { readdirSync, readFileSync, writeFileSync, renameSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SourceError, dependencyDir, kubernetesDir, lockedVersion, stagingDir } from './kubernetes-source.mjs';
+import { SourceError, dependencyDir, kubernetesDir, lockedMinors, lockedVersion, stagingDir } from './kubernetes-source.mjs';
 import { GoSourceError, callArgs, closing, constString, findFunc, statements, stringConstants, text, tokenize } from './kubelet-flags-go.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = 'src/kubelet/data/kubelet-flags.generated.ts';
-/** Minors node-check models (src/kubelet/command-line/flag-table.ts answers for these). */
-const OLDEST = 24;
-const NEWEST = 36;
-/** Minors whose flags are generated: the modelled ones and, ahead of its modelling, the next one. */
-const DATA_NEWEST = 37;
+/** Minors whose flags are generated: every locked one. node-check models those src/kubelet/data/minors.ts lists. */
+const MINORS = lockedMinors();
 
 class FlagSourceError extends Error {}
 const fail = (where, why) => {
@@ -451,14 +448,14 @@ const key = (flag) => JSON.stringify(FIELDS.map((f) => flag[f] ?? null));
 export function generate() {
   const perMinor = new Map();
   const versions = [];
-  for (let minor = OLDEST; minor <= DATA_NEWEST; minor++) {
+  for (const minor of MINORS) {
     perMinor.set(minor, readMinor(minor));
     versions.push(lockedVersion(minor));
   }
   // Rows: one per flag and run of consecutive minors with identical attributes.
   const rows = [];
   const open = new Map();
-  for (let minor = OLDEST; minor <= DATA_NEWEST; minor++) {
+  for (const minor of MINORS) {
     for (const flag of perMinor.get(minor)) {
       const k = key(flag);
       const row = open.get(k);
@@ -473,10 +470,8 @@ export function generate() {
   }
   // Each deprecation message once (most are shared by dozens of flags).
   const messages = [...new Set(rows.map((r) => r.deprecated).filter(Boolean))].sort();
-  const rowText = (r) => {
-    const json = JSON.stringify({ ...r, deprecated: undefined });
-    return r.deprecated === undefined ? json : `${json.slice(0, -1)},"deprecated":DEPRECATED[${messages.indexOf(r.deprecated)}]}`;
-  };
+  // In the JSON text a deprecation is its message's index; kubeletFlagRows() puts the message back.
+  const rowJson = (r) => (r.deprecated === undefined ? r : { ...r, deprecated: messages.indexOf(r.deprecated) });
   const order = (r) => `${r.name}\u0000${String(r.from).padStart(3, '0')}`;
   rows.sort((a, b) => (order(a) < order(b) ? -1 : 1));
   const body = [
@@ -508,13 +503,25 @@ export function generate() {
     '  readonly hidden?: boolean;',
     '}',
     '',
-    `/** Minors node-check models; rows may reach further (DATA_NEWEST), ahead of that minor's modelling. */`,
-    `export const KUBELET_FLAG_MINORS = { oldest: ${OLDEST}, newest: ${NEWEST} } as const;`,
-    `export const KUBELET_FLAG_DATA_NEWEST = ${DATA_NEWEST};`,
+    `/** The tag each minor's rows were read at: every locked minor (node-check models those src/kubelet/data/minors.ts lists). */`,
+    `export const KUBELET_FLAG_SOURCES: Readonly<Record<number, string>> = ${JSON.stringify(Object.fromEntries(MINORS.map((m, i) => [m, versions[i]])))};`,
     '',
     `const DEPRECATED = [\n${messages.map((m) => `  ${JSON.stringify(m)},`).join('\n')}\n] as const;`,
     '',
-    `export const KUBELET_FLAGS: readonly KubeletFlagRecord[] = [\n${rows.map((r) => `  ${rowText(r)},`).join('\n')}\n];`,
+    '/** Names that take no value (pflag NoOptDefVal) in some generated minor: argv is split with these before the minor is known. */',
+    `export const KUBELET_BOOLEAN_FLAGS: readonly string[] = ${JSON.stringify([...new Set(rows.filter((r) => r.noOptDefVal !== undefined).map((r) => r.name))].sort())};`,
+    '',
+    'let parsed: readonly KubeletFlagRecord[] | undefined;',
+    '',
+    '/** Every row, parsed from JSON text on first use: a run that reads no flag table (--version) builds none of it. */',
+    'export function kubeletFlagRows(): readonly KubeletFlagRecord[] {',
+    '  parsed ??= (JSON.parse(rowsJson()) as (Omit<KubeletFlagRecord, \'deprecated\'> & { deprecated?: number })[]).map((r) =>',
+    '    r.deprecated === undefined ? (r as KubeletFlagRecord) : { ...r, deprecated: DEPRECATED[r.deprecated]! },',
+    '  );',
+    '  return parsed;',
+    '}',
+    '',
+    `const rowsJson = (): string => ${JSON.stringify(JSON.stringify(rows.map(rowJson)))};`,
     '',
   ].join('\n');
   return body;

@@ -80,6 +80,13 @@ export function readLock() {
   }
 }
 
+/** The minors the lock pins, oldest first: the generators read each of them. */
+export function lockedMinors() {
+  return Object.keys(readLock().minors)
+    .map((m) => Number(m.slice(2)))
+    .sort((a, b) => a - b);
+}
+
 function lockedMinor(minor) {
   const entry = readLock().minors[`1.${minor}`];
   if (!entry) throw new SourceError(`kubelet 1.${minor} is not in ${LOCK_PATH}: run node scripts/generate/kubernetes-source.mjs --lock --minor 1.${minor}`);

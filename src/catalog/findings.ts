@@ -11,6 +11,7 @@ import { HOST_KINDS } from './kinds/host.js';
 import { KUBELET_CONFIG_KINDS } from './kinds/kubelet-config.js';
 import { NODE_SETUP_KINDS } from './kinds/node-setup.js';
 import { OVERLAY_KINDS } from './kinds/overlay.js';
+import { MODELLED_RANGE } from '../kubelet/data/minors.js';
 
 export interface FindingKind {
   readonly id: string;
@@ -237,7 +238,7 @@ const KINDS = [
     severity: 'info',
     versions: 'all',
     messageId: 'a71c278d8a8b40b0b58d9a86515b9219',
-    meaning: 'node-check could not learn the kubelet version (no --kubelet-version, and `kubelet --version` was not run or failed), so it evaluated every modelled version 1.24-1.36. When they disagree the answer is "unknown" and the findings say which versions fail.',
+    meaning: `node-check could not learn the kubelet version (no --kubelet-version, and \`kubelet --version\` was not run or failed), so it evaluated every modelled version ${MODELLED_RANGE}. When they disagree the answer is "unknown" and the findings say which versions fail.`,
     fix: 'Pass --kubelet-version X.Y.Z (node-check never executes anything under --root).',
   },
   {

@@ -12,7 +12,8 @@
 import { isFailure, type PreconditionFailure, type PreconditionOutcome } from '../systemd-preconditions/outcome.js';
 import { cpusetMembers, formatCpuset } from '../kubernetes/cpuset.js';
 import { aggregateError } from '../kubernetes/aggregate.js';
-import { cgroupV1RuleFor, criFatalAtStart, isModelledMinor, KERNEL_TUNABLES, swapTextFor } from './data.js';
+import { isModelledMinor, MODELLED_RANGE } from '../kubelet/data/minors.js';
+import { cgroupV1RuleFor, criFatalAtStart, KERNEL_TUNABLES, swapTextFor } from './data.js';
 import type { HostFacts } from './types.js';
 
 export interface HostKubeletConfig {
@@ -53,7 +54,7 @@ export function defaultsFor(minor: number): Omit<HostKubeletConfig, 'containerRu
 
 export function checkHostPreconditions(input: HostCheckInput): PreconditionOutcome[] {
   const { minor, config, facts } = input;
-  if (!isModelledMinor(minor)) return [{ undecidable: `kubelet 1.${minor} is outside the modelled versions (1.24-1.36)` }];
+  if (!isModelledMinor(minor)) return [{ undecidable: `kubelet 1.${minor} is outside the modelled versions (${MODELLED_RANGE})` }];
   return [
     cgroupV1Outcome(minor, config, facts),
     criOutcome(minor, config, facts),

@@ -1,11 +1,10 @@
 /**
  * Per-minor kubelet knowledge for the host-dependent start checks. Data only (the rules are in
- * check-host.ts). Every lookup returns undefined for a minor outside 1.24..1.36.
+ * check-host.ts). Every lookup returns undefined for a minor that src/kubelet/data/minors.ts does not model.
  * (Kept next to its rules; the lead may move it to src/kubelet/data/.)
  */
 
-export const OLDEST_MINOR = 24;
-export const NEWEST_MINOR = 36;
+import { isModelledMinor } from '../kubelet/data/minors.js';
 
 export const PROVENANCE = {
   swap: [
@@ -28,10 +27,6 @@ export const PROVENANCE = {
     'shared/research/kubelet-start-preconditions.md §6: 1.27+ (kubernetes/kubernetes #115102) any error of the first CRI Version call is fatal: "failed to run Kubelet: validate service connection: validate CRI v1 runtime API for endpoint %q: <grpc error>"; the gRPC dial text is from crictl logs [I]. Before 1.27 the place and wording of the failure were not pinned.',
   ],
 } as const;
-
-export function isModelledMinor(minor: number): boolean {
-  return Number.isInteger(minor) && minor >= OLDEST_MINOR && minor <= NEWEST_MINOR;
-}
 
 export interface SwapText {
   /** "old": with "! ... /proc/swaps contained: [...]"; "new": without the contents. */
@@ -58,10 +53,11 @@ const CGROUP_V1_PREFIX = 'kubelet is configured to not run on a host using cgrou
 export function cgroupV1RuleFor(minor: number): CgroupV1Rule | undefined {
   if (!isModelledMinor(minor) || minor < 31) return undefined;
   if (minor <= 34) return { defaultFailCgroupV1: false, text: `${CGROUP_V1_PREFIX} in maintenance mode`, verified: minor <= 33 };
-  return { defaultFailCgroupV1: true, text: `${CGROUP_V1_PREFIX} unsupported and will be removed in a future release`, verified: minor === 35 };
+  // 1.35-1.37: also pkg/kubelet/apis/config/validation/validation_linux.go at v1.36.5 and v1.37.2.
+  return { defaultFailCgroupV1: true, text: `${CGROUP_V1_PREFIX} unsupported and will be removed in a future release`, verified: true };
 }
 
-/** utilsysctl names and the values kubelet requires with protectKernelDefaults (1.24..1.36 alike). */
+/** utilsysctl names and the values kubelet requires with protectKernelDefaults (1.24..1.37 alike). */
 export const KERNEL_TUNABLES: readonly (readonly [string, number])[] = [
   ['vm/overcommit_memory', 1],
   ['vm/panic_on_oom', 0],

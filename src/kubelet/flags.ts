@@ -4,7 +4,7 @@
  * `--a=b` and `--a b` are the same, a non-boolean flag takes the next argument whatever it looks
  * like, a boolean flag never does, and the last occurrence wins.
  */
-import { KUBELET_FLAGS } from './data/kubelet-flags.generated.js';
+import { KUBELET_BOOLEAN_FLAGS } from './data/kubelet-flags.generated.js';
 
 /**
  * Flags that never take the next argument (pflag NoOptDefVal: bool flags and --version) in any
@@ -12,7 +12,7 @@ import { KUBELET_FLAGS } from './data/kubelet-flags.generated.js';
  * `--flag next` does not consume `next`; a flag missing here that is followed by another flag is
  * still treated as boolean.
  */
-const BOOLEAN_FLAGS = new Set(KUBELET_FLAGS.filter((flag) => flag.noOptDefVal !== undefined).map((flag) => flag.name));
+const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(KUBELET_BOOLEAN_FLAGS);
 
 /** Single-letter shorthands kubelet accepts: -h (help) and -v (klog verbosity, takes a value). */
 const SHORTHANDS: Record<string, string> = { h: 'help', v: 'v' };

@@ -1,7 +1,7 @@
 /**
  * Every kubelet flag and KubeletConfiguration field, with what node-check knows about what kubelet
  * does with it before "Started kubelet" (cmd/kubelet/app/server.go RunE → Run → run → RunKubelet
- * → NewMainKubelet, 1.24-1.36):
+ * → NewMainKubelet, 1.24-1.37):
  *  - modelled: a start rule reads it (the rule is named);
  *  - no effect at start: kubelet uses it only after start, or only logs about it (the source path
  *    says where), optionally for the values `accepts` names; another value is undecided;
@@ -13,7 +13,7 @@ import { kubeletFlagsFor } from './command-line/flag-table.js';
 import { isValidTaint } from './command-line/values.js';
 import { KUBELET_CONFIG_FIELDS } from './data/kubelet-config-fields.js';
 import { KUBELET_CONFIG_DEFAULTS } from './data/kubelet-config-defaults.js';
-import { START_SEQUENCE_MINORS } from './data/start-sequence.js';
+import { MODELLED_MINORS } from './data/minors.js';
 
 export type InputStatus =
   | { readonly kind: 'modelled'; readonly by: string }
@@ -111,7 +111,7 @@ const FIELDS: Readonly<Record<string, InputStatus>> = {
       'topologyManagerPolicy', 'topologyManagerScope', 'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods', 'shutdownGracePeriodByPodPriority',
       'memorySwap', 'systemReservedCgroup', 'kubeReservedCgroup', 'hairpinMode', 'memoryThrottlingFactor', 'enableSystemLogQuery',
       'enableSystemLogHandler', 'containerLogMaxWorkers', 'containerLogMonitorInterval', 'podLogsDir', 'failCgroupV1', 'crashLoopBackOff',
-      'imagePullCredentialsVerificationPolicy'].map((f) => [f, modelled(VALIDATION)]),
+      'imagePullCredentialsVerificationPolicy', 'defaultPodSysctls'].map((f) => [f, modelled(VALIDATION)]),
   ),
 };
 
@@ -231,7 +231,7 @@ export function undecidedInputs(minor: number, config: Readonly<Record<string, u
 /** Every top-level field of any modelled minor, with the minors that have it (for the docs table). */
 export function allConfigFields(): { field: string; from: number; until: number }[] {
   const seen = new Map<string, { from: number; until: number }>();
-  for (let minor = START_SEQUENCE_MINORS.oldest; minor <= START_SEQUENCE_MINORS.newest; minor++) {
+  for (const minor of MODELLED_MINORS) {
     for (const field of Object.keys(KUBELET_CONFIG_FIELDS[minor] ?? {})) {
       const entry = seen.get(field);
       if (entry) entry.until = minor;

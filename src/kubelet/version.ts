@@ -16,18 +16,8 @@ export interface KubeletVersion {
   readonly raw: string;
 }
 
-/**
- * Oldest and newest minor whose rules node-check models: every released minor from 1.24 to 1.36
- * (the kubernetes/kubelet and component-base tags read stop at v0.37.0-beta.0, so 1.37 is not
- * released as far as node-check's sources know). A version outside this range gets no answer
- * (null, exit 2), never a neighbour's rules.
- */
-export const OLDEST_MODELLED_MINOR = 24;
-export const NEWEST_MODELLED_MINOR = 36;
-export const MODELLED_MINORS: readonly number[] = Array.from(
-  { length: NEWEST_MODELLED_MINOR - OLDEST_MODELLED_MINOR + 1 },
-  (_, i) => OLDEST_MODELLED_MINOR + i,
-);
+// The modelled range is ./data/minors.ts; re-exported here for the callers that read versions.
+export { isModelledMinor, MODELLED_MINORS, MODELLED_RANGE, NEWEST_MODELLED_MINOR, OLDEST_MODELLED_MINOR } from './data/minors.js';
 
 /** Parses "1.28.7", "v1.28.7", "v1.28.7+abc", "v1.30.0-rc.1" and "Kubernetes v1.28.7". */
 export function parseKubeletVersion(text: string): KubeletVersion | undefined {
@@ -36,10 +26,6 @@ export function parseKubeletVersion(text: string): KubeletVersion | undefined {
   const [, major, minor, patch] = match;
   if (Number(major) !== 1) return undefined;
   return { major: 1, minor: Number(minor), patch: Number(patch ?? 0), raw: text.trim().replace(/^Kubernetes\s+/, '') };
-}
-
-export function isModelledMinor(minor: number): boolean {
-  return Number.isInteger(minor) && minor >= OLDEST_MODELLED_MINOR && minor <= NEWEST_MODELLED_MINOR;
 }
 
 export function formatVersion(v: KubeletVersion): string {
@@ -95,7 +81,7 @@ export interface KubeletTraits {
   readonly inferred: readonly (keyof KubeletTraits)[];
 }
 
-/** The traits of a modelled minor (1.24-1.36); undefined for any other minor, never a neighbour's. */
+/** The traits of a modelled minor (./data/minors.ts); undefined for any other minor, never a neighbour's. */
 export function traitsFor(minor: number): KubeletTraits | undefined {
   return CREDENTIAL_PROVIDER_TRAITS.get(minor);
 }

@@ -2,7 +2,8 @@
  * resource.ParseQuantity of k8s.io/apimachinery (pkg/api/resource/quantity.go, suffix.go), as far as
  * kubelet's parseResourceList needs it: does the string parse, with which error, and its sign.
  * ParseQuantity and parseQuantityString are byte-identical in apimachinery v0.24.0, v0.30.0 and
- * v0.36.0 (checked with git on the fetched repo), so one port serves 1.24-1.36.
+ * v0.36.0 (checked with git on the fetched repo) and unchanged v0.36.5 -> v0.37.2 (module cache),
+ * so one port serves 1.24-1.37.
  */
 
 export const QUANTITY_REGEXP = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';

@@ -1,10 +1,10 @@
 /**
- * docs/kubelet-inputs.md: every kubelet flag and KubeletConfiguration field of 1.24-1.36 with its
+ * docs/kubelet-inputs.md: every kubelet flag and KubeletConfiguration field of 1.24-1.37 with its
  * status from src/kubelet/inputs.ts. Written by scripts/gen-docs.mjs; test/docs/
  * kubelet-inputs.test.ts fails when the committed file differs.
  */
 import { kubeletFlagsFor } from '../kubelet/command-line/flag-table.js';
-import { START_SEQUENCE_MINORS } from '../kubelet/data/start-sequence.js';
+import { MODELLED_MINORS, MODELLED_RANGE } from '../kubelet/data/minors.js';
 import { allConfigFields, configFieldStatus, flagStatus, type InputStatus } from '../kubelet/inputs.js';
 
 const minors = (from: number, until: number) => (from === until ? `1.${from}` : `1.${from}-1.${until}`);
@@ -27,7 +27,7 @@ export function renderKubeletInputsMarkdown(): string {
     '',
     'Generated from src/kubelet/inputs.ts by `node scripts/gen-docs.mjs`; do not edit.',
     '',
-    'Every KubeletConfiguration field and every kubelet flag of 1.24-1.36, per minor range, with its status:',
+    `Every KubeletConfiguration field and every kubelet flag of ${MODELLED_RANGE}, per minor range, with its status:`,
     '',
     '- **modelled**: a start rule reads it (named);',
     '- **no effect at start**: kubelet uses it only after start, or only logs about it (the kubelet source path, at each minor\'s tag, says where);',
@@ -47,7 +47,7 @@ export function renderKubeletInputsMarkdown(): string {
   lines.push('', '## Flags', '', '| Flag | Minors | Status | Rule or source |', '| --- | --- | --- | --- |');
   // One row per flag and status: a status that changes with the minor gets a row per range.
   const rows = new Map<string, { name: string; from: number; until: number; status: string; detail: string }[]>();
-  for (let minor = START_SEQUENCE_MINORS.oldest; minor <= START_SEQUENCE_MINORS.newest; minor++) {
+  for (const minor of MODELLED_MINORS) {
     for (const [name, spec] of kubeletFlagsFor(minor) ?? []) {
       const [status, detail] = describe(flagStatus(minor, name));
       const bound = spec.configField ? ` (\`${spec.configField}\`)` : '';

@@ -1,5 +1,5 @@
 /**
- * kubeletConfigFlagPrecedence (cmd/kubelet/app/server.go, 1.24-1.36): once --config and
+ * kubeletConfigFlagPrecedence (cmd/kubelet/app/server.go, 1.24-1.37): once --config and
  * --config-dir are merged, kubelet parses its command line again into that configuration, so a
  * flag bound to a KubeletConfiguration field wins over the file. Map flags (cliflag.MapStringString,
  * MapStringBool) replace the file's map on their first Set and merge their later ones; kubelet

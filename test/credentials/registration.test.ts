@@ -133,7 +133,7 @@ t.test('permission denied (node-check not run as root) is "cannot tell", never a
   t.match(run(30, { [BIN]: dir, [CONFIG]: config('a'), [`${BIN}/a`]: denied }), { failure: undefined, undecidable: { path: `${BIN}/a` } });
 });
 
-/** A kubelet.config.k8s.io/v1beta1 config with v1beta1 exec APIs: decodes in every modelled minor (1.24-1.36). */
+/** A kubelet.config.k8s.io/v1beta1 config with v1beta1 exec APIs: decodes in every modelled minor (every one in src/kubelet/data/minors.ts). */
 const betaConfig = (...names: string[]) =>
   file(`apiVersion: kubelet.config.k8s.io/v1beta1
 kind: CredentialProviderConfig

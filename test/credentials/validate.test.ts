@@ -2,9 +2,10 @@ import t from 'tap';
 import { formatValidationErrors, qualifiedNameErrors, validateCredentialProviderConfig, validationTextIsExact } from '../../src/credentials/validate.js';
 import type { CredentialProvider, CredentialProviderConfig, ServiceAccountTokenAttributes } from '../../src/credentials/types.js';
 import { requireTraits } from '../../src/kubelet/version.js';
+import { MODELLED_MINORS } from '../../src/kubelet/data/minors.js';
 
 /** Every modelled kubelet minor. */
-const MINORS = Array.from({ length: 13 }, (_, i) => 24 + i);
+const MINORS = MODELLED_MINORS;
 
 // Test_validateCredentialProviderConfig (kubernetes/kubernetes pkg/credentialprovider/plugin/
 // config_test.go; research §4.2 V1-V27), run for every kubelet minor each case exists in.

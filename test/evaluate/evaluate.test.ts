@@ -5,6 +5,7 @@ import { checkNode } from '../../src/check-node.js';
 import { findingKey } from '../../src/evaluate/evaluate.js';
 import { exitCodeFor } from '../../src/model/report.js';
 import { BIN_DIR, CONFIG, brokenAcrNode, kubeletUnit, writeRoot } from '../helpers/node-root.js';
+import { NEWEST_MODELLED_MINOR } from '../../src/kubelet/data/minors.js';
 
 const plugin = { content: '#!/bin/sh\nexit 0\n', mode: 0o755 };
 
@@ -24,7 +25,7 @@ t.test('unknown version: all versions fail → false, and findings say which tex
   t.equal(report.kubeletVersionSource, 'unknown', 'never runs kubelet under --root');
   const errors = report.findings.filter((f) => f.severity === 'error');
   // 1.24/1.25 do not register kubelet.config.k8s.io/v1 CredentialProviderConfig: the v1 config fails to decode there.
-  t.same(errors.map((f) => f.versions), ['1.24', '1.25', '1.26-1.29', '1.30-1.36']);
+  t.same(errors.map((f) => f.versions), ['1.24', '1.25', '1.26-1.29', `1.30-1.${NEWEST_MODELLED_MINOR}`]);
   t.same(errors.map((f) => f.id), ['config-decode-failed', 'config-decode-failed', 'plugin-binary-missing', 'plugin-binary-missing']);
   t.match(errors[1]?.kubeletError, 'no kind "CredentialProviderConfig" is registered for version "kubelet.config.k8s.io/v1"');
   t.equal(errors[3]?.kubeletError, 'plugin binary executable  did not exist');
@@ -41,8 +42,8 @@ t.test('unknown version: versions disagree → null (exit 2) and the first findi
   t.equal(report.kubeletWillStart, null);
   t.equal(exitCodeFor(report), 2);
   t.equal(report.findings[0]?.id, 'cannot-decide');
-  t.match(report.findings[0]?.message, /kubelet 1\.24-1\.25, 1\.30-1\.36 will refuse to start, kubelet 1\.26-1\.29 will start/);
-  t.match(report.findings.find((f) => f.id === 'plugin-binary-not-executable'), { versions: '1.30-1.36', severity: 'error' });
+  t.match(report.findings[0]?.message, `kubelet 1.24-1.25, 1.30-1.${NEWEST_MODELLED_MINOR} will refuse to start, kubelet 1.26-1.29 will start`);
+  t.match(report.findings.find((f) => f.id === 'plugin-binary-not-executable'), { versions: `1.30-1.${NEWEST_MODELLED_MINOR}`, severity: 'error' });
   t.match(report.findings.find((f) => f.id === 'plugin-not-executable-at-pull'), { versions: '1.26-1.29', severity: 'warning' });
   t.same(report.kubelet.providers.map((p) => p.pluginOk), [null]);
 });

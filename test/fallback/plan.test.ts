@@ -8,6 +8,7 @@ import { parseUnitName } from '../../src/systemd/unit-name.js';
 import { LEGACY_UNIT_FILE_DIALECT, MODERN_UNIT_FILE_DIALECT, parseUnitFile } from '../../src/systemd/unit-file.js';
 import type { NodeModel } from '../../src/model/node.js';
 import { ACR_CONFIG, dir, executable, file, modelOf, OCP_416_AZURE_EXEC, OCP_ENV, PLUGIN_DIR, withoutCredentialFlags } from './model.js';
+import { NEWEST_MODELLED_MINOR } from '../../src/kubelet/data/minors.js';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const DROP_IN = '/run/systemd/system/kubelet.service.d/99-node-check-fallback.conf';
@@ -69,7 +70,7 @@ t.test('OpenShift 4.16 on Azure without acr-credential-provider: both flags are 
 });
 
 t.test('without the kubelet version every modelled version agrees here, so it acts', async (t) => {
-  // A v1beta1 config (registered by every kubelet 1.24-1.36): every version drops the flags for the same reason.
+  // A v1beta1 config (registered by every modelled kubelet): every version drops the flags for the same reason.
   const v1beta1 = ACR_CONFIG.replace('kubelet.config.k8s.io/v1\n', 'kubelet.config.k8s.io/v1beta1\n').replace('credentialprovider.kubelet.k8s.io/v1\n', 'credentialprovider.kubelet.k8s.io/v1beta1\n');
   const base = modelOf({
     execStart: OCP_416_AZURE_EXEC,
@@ -271,7 +272,7 @@ t.test('refusals', async (t) => {
     t.equal(p.action, 'refuse');
     t.equal(p.refusal, 'undecidable');
     // 1.24/1.25 cannot decode the v1 config at all, so the fallback would drop the flags there too.
-    t.match(p.reason, /\(kubelet 1\.24-1\.25: apply; kubelet 1\.26-1\.29: none; kubelet 1\.30-1\.36: apply\)/);
+    t.match(p.reason, `(kubelet 1.24-1.25: apply; kubelet 1.26-1.29: none; kubelet 1.30-1.${NEWEST_MODELLED_MINOR}: apply)`);
   });
 
   t.test('a drop-in applied after ours sets ExecStart=', async (t) => {

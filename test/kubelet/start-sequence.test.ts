@@ -10,14 +10,15 @@ import {
   stepIndex,
   wrapStepError,
 } from '../../src/kubelet/data/start-sequence.js';
+import { MODELLED_MINORS, NEXT_MINOR } from '../../src/kubelet/data/minors.js';
 
-t.test('only 1.24..1.36 are modelled, never a neighbour', async (t) => {
+t.test('only the modelled minors have a sequence, never a neighbour', async (t) => {
   t.equal(startSequence(23), undefined);
-  t.equal(startSequence(37), undefined);
+  t.equal(startSequence(NEXT_MINOR), undefined);
   t.equal(formatFatalLine(23, 'x'), undefined);
-  t.equal(formatFatalLine(37, 'x'), undefined);
-  t.equal(wrapStepError(37, 'parse-flags', 'unknown flag: --x'), undefined);
-  for (let m = 24; m <= 36; m++) t.ok(startSequence(m), `1.${m}`);
+  t.equal(formatFatalLine(NEXT_MINOR, 'x'), undefined);
+  t.equal(wrapStepError(NEXT_MINOR, 'parse-flags', 'unknown flag: --x'), undefined);
+  for (const m of MODELLED_MINORS) t.ok(startSequence(m), `1.${m}`);
 });
 
 t.test('the fatal line: 1.24 prints "Error: …", 1.25+ logs "command failed" (cli.Run)', async (t) => {
@@ -92,7 +93,7 @@ t.test('step order per minor', async (t) => {
   t.notOk(startSteps(26)!.includes('dynamic-config-gate'));
   t.ok(startSteps(30)!.includes('run:cloud-init'));
   t.notOk(startSteps(32)!.includes('run:cloud-init'));
-  for (let m = 24; m <= 36; m++) {
+  for (const m of MODELLED_MINORS) {
     // gates from flags before ValidateKubeletFlags; validation before anything in Run().
     t.ok(stepIndex(m, 'gates-from-flags')! < stepIndex(m, 'validate-flags')!, `1.${m} gates before flag validation`);
     if (m >= 25) t.ok(stepIndex(m, 'init-logging')! < stepIndex(m, 'validate-config')!, `1.${m} logging before validation`);

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { describeMinors, parseKubeletVersion, requireTraits, traitsFor } from '../../src/kubelet/version.js';
+import { NEXT_MINOR } from '../../src/kubelet/data/minors.js';
 
 t.test('versions as kubelet --version and users write them', async (t) => {
   t.match(parseKubeletVersion('Kubernetes v1.28.7'), { major: 1, minor: 28, patch: 7 });
@@ -20,9 +21,9 @@ t.test('generation boundaries (research §0)', async (t) => {
   t.equal(requireTraits(34).duplicateProviderNames, 'merge');
   t.equal(requireTraits(33).configMayBeDirectory, false);
   t.equal(requireTraits(34).configMayBeDirectory, true);
-  t.equal(traitsFor(37), undefined, 'an unreleased minor is not modelled');
+  t.equal(traitsFor(NEXT_MINOR), undefined, 'an unreleased minor is not modelled');
   t.equal(traitsFor(23), undefined, 'a minor before 1.24 is not modelled');
-  t.throws(() => requireTraits(37));
+  t.throws(() => requireTraits(NEXT_MINOR));
 });
 
 t.test('minor lists read as ranges', async (t) => {

@@ -2,6 +2,7 @@
 // src/checks/registration-check.ts), so the sinks are tested without discovering a node.
 import type { Finding } from '../../src/model/findings.js';
 import type { Report } from '../../src/model/report.js';
+import { MODELLED_RANGE } from '../../src/kubelet/data/minors.js';
 
 export const BIN_DIR = '/usr/libexec/kubelet-image-credential-provider-plugins';
 export const CONFIG = '/etc/kubernetes/credential-providers/acr-credential-provider.yaml';
@@ -80,7 +81,7 @@ export function unknownVersion(): Report {
       {
         id: 'kubelet-version-unknown',
         severity: 'info',
-        message: 'The kubelet version is unknown; every kubelet 1.24-1.36 was evaluated.',
+        message: `The kubelet version is unknown; every kubelet ${MODELLED_RANGE} was evaluated.`,
         remediation: 'Pass --kubelet-version X.Y.Z.',
       },
     ],

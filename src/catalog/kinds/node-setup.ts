@@ -3,13 +3,14 @@
  * generated once (uuid4 hex) and must never change.
  */
 import type { FindingKind } from '../findings.js';
+import { MODELLED_RANGE } from '../../kubelet/data/minors.js';
 
 export const NODE_SETUP_KINDS = [
   {
     id: 'system-reserved-unparsable',
     title: '--system-reserved (systemReserved) has an entry kubelet cannot parse',
     severity: 'error',
-    versions: 'all (1.24-1.36)',
+    versions: `all (${MODELLED_RANGE})`,
     messageId: 'f506b5b0fb2741c7ba3fca8edf58d9a3',
     meaning:
       'Kubelet parses systemReserved after connecting to the container runtime and exits with "failed to run Kubelet: --system-reserved value failed to parse: …" when a value is not a quantity (an empty value from an unset environment variable, "1GB"), is negative, or names a resource other than cpu, memory, ephemeral-storage or pid ("cannot reserve …"). Exit status 1, every restart.',
@@ -19,7 +20,7 @@ export const NODE_SETUP_KINDS = [
     id: 'kube-reserved-unparsable',
     title: '--kube-reserved (kubeReserved) has an entry kubelet cannot parse',
     severity: 'error',
-    versions: 'all (1.24-1.36)',
+    versions: `all (${MODELLED_RANGE})`,
     messageId: '74e69ddbeaa54efb8691150a9aa37bed',
     meaning:
       'Kubelet parses kubeReserved just before systemReserved and exits with "failed to run Kubelet: --kube-reserved value failed to parse: …" on a value that is not a non-negative quantity or a resource other than cpu, memory, ephemeral-storage or pid.',
@@ -29,7 +30,7 @@ export const NODE_SETUP_KINDS = [
     id: 'node-ip-rejected',
     title: 'kubelet rejects --node-ip',
     severity: 'error',
-    versions: 'all (1.24-1.36); the dual-stack rules differ before 1.27 and 1.30',
+    versions: `all (${MODELLED_RANGE}); the dual-stack rules differ before 1.27 and 1.30`,
     messageId: '97bef88573d24dfb859c4d3096a81801',
     meaning:
       'RunKubelet checks --node-ip before creating the kubelet: more than two addresses, two of one family, 0.0.0.0 or :: in a pair, or a pair together with a cloud provider (up to 1.26 any --cloud-provider; 1.27-1.29 "external" only with CloudDualStackNodeIPs; 1.30+ "external" is fine) make it exit with "failed to run Kubelet: bad --node-ip …" (or "dual-stack --node-ip … " up to 1.26). Entries that do not parse as IPs are ignored, not fatal.',
@@ -69,7 +70,7 @@ export const NODE_SETUP_KINDS = [
     id: 'kubelet-lock-file-missing',
     title: '--exit-on-lock-contention is set without --lock-file',
     severity: 'error',
-    versions: 'all (1.24-1.36)',
+    versions: `all (${MODELLED_RANGE})`,
     messageId: '9fb0c48111c94fb7bc36c9c6b17ea82c',
     meaning: 'Early in run() kubelet refuses --exit-on-lock-contention without a lock file: "failed to run Kubelet: cannot exit on lock file contention: no lock file specified", exit status 1.',
     fix: 'Add --lock-file (e.g. /var/run/lock/kubelet.lock) or remove --exit-on-lock-contention.',
@@ -118,7 +119,7 @@ export const NODE_SETUP_KINDS = [
     id: 'kubelet-client-ca-invalid',
     title: 'The client CA bundle (authentication.x509.clientCAFile) cannot be loaded',
     severity: 'error',
-    versions: 'all (1.24-1.36)',
+    versions: `all (${MODELLED_RANGE})`,
     messageId: '014a828e0c0046b9aa44f9739d4aca9e',
     meaning:
       'Kubelet loads the CA bundle it authenticates clients with before it connects to the container runtime. A missing file, an empty one ("missing content for CA bundle …") or one without a PEM certificate ("error loading CA bundle for \\"client-ca-bundle::P\\": data does not contain any valid RSA or ECDSA certificates") or with a certificate Go\'s x509.ParseCertificate refuses (a DER encoding error, or from 1.32 a negative serial number: "x509: negative serial number") exits with status 1, every restart.',
@@ -128,7 +129,7 @@ export const NODE_SETUP_KINDS = [
     id: 'kubelet-eviction-hard-invalid',
     title: 'evictionHard (--eviction-hard) has a threshold kubelet cannot parse',
     severity: 'error',
-    versions: 'all (1.24-1.36); containerfs.* signals from 1.29',
+    versions: `all (${MODELLED_RANGE}); containerfs.* signals from 1.29`,
     messageId: '6e17b13b869f471bb331505203ee2a1e',
     meaning:
       'run() parses the hard eviction thresholds before it starts the container manager. An unknown signal ("unsupported eviction signal …"), a value that is not a quantity or a percentage, a percentage above 100% or a quantity that is not positive exits with status 1 ("failed to run Kubelet: …").',

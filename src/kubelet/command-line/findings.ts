@@ -1,6 +1,6 @@
 /**
  * Kubelet start steps 1/1b (flag parsing, stray words) and 3 (ValidateKubeletFlags) as node-check
- * findings (kinds in src/catalog/kinds/flags.ts). Pure. cmd/kubelet/app/server.go, 1.24..1.36: both
+ * findings (kinds in src/catalog/kinds/flags.ts). Pure. cmd/kubelet/app/server.go, 1.24..1.37: both
  * exit with status 1; step 2 (feature gates from flags) runs between them and is not modelled here.
  */
 import { parseKubeletCommandLine, withKubeletParsePrefix, type CommandLineParse } from './parse-command-line.js';

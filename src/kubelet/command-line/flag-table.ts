@@ -1,5 +1,5 @@
 /**
- * Every flag kubelet registers on its command line, per minor 1.24..1.36: NewKubeletCommand
+ * Every flag kubelet registers on its command line, per minor 1.24..1.37: NewKubeletCommand
  * (cmd/kubelet/app/server.go) fills one flag set from KubeletFlags.AddFlags and AddKubeletConfigFlags
  * (cmd/kubelet/app/options/options.go), the container runtime options, component-base's logging
  * flags, the globals (help, version, cadvisor, credential provider) and, in 1.24-1.25, klog's flags.
@@ -7,7 +7,8 @@
  * locked release tag (scripts/generate/kubelet-flags.mjs), so each minor's table is complete: a name
  * not in it is pflag's "unknown flag".
  */
-import { KUBELET_FLAG_MINORS, KUBELET_FLAGS, type KubeletFlagGroup } from '../data/kubelet-flags.generated.js';
+import { KUBELET_FLAG_SOURCES, kubeletFlagRows, type KubeletFlagGroup, type KubeletFlagRecord } from '../data/kubelet-flags.generated.js';
+import { isModelledMinor } from '../data/minors.js';
 import type { KubeletFlavor } from '../flavor.js';
 
 /**
@@ -42,14 +43,15 @@ export interface FlagSpec {
 
 const tables = new Map<number, ReadonlyMap<string, FlagSpec>>();
 
+/** A modelled minor (../data/minors.ts) whose flags were generated; the rows may reach a minor not modelled yet. */
 export function isModelledFlagMinor(minor: number): boolean {
-  return Number.isInteger(minor) && minor >= KUBELET_FLAG_MINORS.oldest && minor <= KUBELET_FLAG_MINORS.newest;
+  return isModelledMinor(minor) && Object.hasOwn(KUBELET_FLAG_SOURCES, minor);
 }
 
 // A row's spec does not depend on the minor: made once, shared by every minor's table (check builds thirteen).
-const specs = new Map<(typeof KUBELET_FLAGS)[number], FlagSpec>();
+const specs = new Map<KubeletFlagRecord, FlagSpec>();
 
-function specOf(r: (typeof KUBELET_FLAGS)[number]): FlagSpec {
+function specOf(r: KubeletFlagRecord): FlagSpec {
   let spec = specs.get(r);
   if (spec === undefined) {
     spec = {
@@ -67,13 +69,13 @@ function specOf(r: (typeof KUBELET_FLAGS)[number]): FlagSpec {
   return spec;
 }
 
-/** Every flag kubelet 1.<minor> registers, by normalized name; undefined outside 1.24..1.36. */
+/** Every flag kubelet 1.<minor> registers, by normalized name; undefined for a minor not modelled. */
 export function kubeletFlagsFor(minor: number): ReadonlyMap<string, FlagSpec> | undefined {
   if (!isModelledFlagMinor(minor)) return undefined;
   let table = tables.get(minor);
   if (!table) {
     const map = new Map<string, FlagSpec>();
-    for (const r of KUBELET_FLAGS) {
+    for (const r of kubeletFlagRows()) {
       if (minor < r.from || minor > r.until) continue;
       map.set(r.name, specOf(r));
     }

@@ -1,5 +1,5 @@
 /**
- * Kubelet's argv, parsed exactly as kubelet 1.24..1.36 parses it (pure). cmd/kubelet/app/server.go:
+ * Kubelet's argv, parsed exactly as each modelled kubelet minor parses it (pure). cmd/kubelet/app/server.go:
  * a pflag FlagSet with ContinueOnError and cliflag.WordSepNormalizeFunc, interspersed (pflag's default),
  * `cleanFlagSet.Parse(args)` → `failed to parse kubelet flag: %w`; then `cleanFlagSet.Args()` non-empty →
  * `unknown command %+s` with the first word; then --help / --version short-circuit (exit 0, no start).
@@ -20,6 +20,7 @@ import {
 } from './flag-table.js';
 import { checkFlagValue, invalidArgument } from './values.js';
 import type { KubeletFlavor } from '../flavor.js';
+import { MODELLED_RANGE } from '../data/minors.js';
 
 export type CommandLineErrorKind = 'unknown-flag' | 'bad-value' | 'missing-value' | 'stray-word' | 'bad-syntax';
 
@@ -64,7 +65,7 @@ function quoteByte(c: string): string {
 export function parseKubeletCommandLine(args: readonly string[], minor: number, options: ParseOptions = {}): CommandLineParse {
   const flavored = flavorFlagTable(minor, options.flavor ?? 'upstream');
   const table = options.table ?? flavored?.table;
-  if (!table) return { undecidable: `kubelet 1.${minor} is not modelled (1.24..1.36)` };
+  if (!table) return { undecidable: `kubelet 1.${minor} is not modelled (${MODELLED_RANGE})` };
   const unknownStatus = options.table ? [] : flavored?.unknownStatus ?? [];
 
   const occurrences = new Map<string, string[]>();

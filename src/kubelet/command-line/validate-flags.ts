@@ -23,6 +23,7 @@ import type { CommandLineParse } from './parse-command-line.js';
 import { goTrimSpace } from '../../go/strconv.js';
 import type { KubeletFlavor } from '../flavor.js';
 import { openshiftKubelet } from '../gates/gate-table.js';
+import { isModelledMinor, MODELLED_RANGE } from '../data/minors.js';
 
 export type FlagValidation =
   | { readonly ok: true }
@@ -115,7 +116,7 @@ export function validateKubeletFlags(
   minor: number,
   flavor: KubeletFlavor,
 ): FlagValidation {
-  if (minor < 24 || minor > 36) return { undecidable: `kubelet 1.${minor} is not modelled (1.24..1.36)` };
+  if (!isModelledMinor(minor)) return { undecidable: `kubelet 1.${minor} is not modelled (${MODELLED_RANGE})` };
   // 1.24..1.26: ValidateKubeletFlags also checked the container runtime options (dockershim removal);
   // that version of the function was not read, so only the shape every working 1.24..1.26 node has is
   // known to pass.

@@ -5,7 +5,7 @@
  * map_string_bool.go, langle_separated_map_string_string.go, colon_separated_multimap_string_string.go,
  * configuration_map.go) and logs/api/v1/pflags.go (config/types.go in v0.24), read on disk for tags
  * v0.24.0..v0.36.0; Go's flag package (goBool/goInt/goDuration: errParse "parse error").
- * Kubelet 1.24..1.36.
+ * Kubelet 1.24..1.37.
  */
 import { parseGoDuration } from '../../go/duration.js';
 import { goQuote } from '../../go/quote.js';

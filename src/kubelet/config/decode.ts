@@ -1,6 +1,6 @@
 /**
  * Decoding a KubeletConfiguration file as kubelet's DecodeKubeletConfiguration does
- * (kubernetes/kubernetes pkg/kubelet/kubeletconfig/util/codec/codec.go, all of 1.24-1.36):
+ * (kubernetes/kubernetes pkg/kubelet/kubeletconfig/util/codec/codec.go, all of 1.24-1.37):
  *
  *   strict UniversalDecoder().Decode(data)                    (scheme: internal + v1beta1)
  *     error that is not a strict-decoding error -> "failed to decode: <error>"
@@ -46,7 +46,7 @@ export type KubeletConfigDecodeResult =
     }
   | { readonly ok: false; readonly error: string; readonly inexact?: true };
 
-/** DecodeKubeletConfiguration's result for this data, or undefined outside 1.24..1.36. */
+/** DecodeKubeletConfiguration's result for this data, or undefined for a minor not modelled. */
 export function decodeKubeletConfig(minor: number, data: Uint8Array): KubeletConfigDecodeResult | undefined {
   if (!KUBELET_CONFIG_FIELDS[minor]) return undefined;
   const fail = (error: string, inexact = false): KubeletConfigDecodeResult => ({ ok: false, error, ...(inexact ? { inexact: true as const } : {}) });
@@ -131,7 +131,7 @@ export function parseConfigData(minor: number, data: Uint8Array): ParsedConfigDa
 /**
  * Any other group/version/kind fails (verdict certain). A kind registered in v1beta1
  * (kubernetes/kubelet config/v1beta1/register.go per tag: SerializedNodeConfigSource and
- * CredentialProviderConfig in 1.24-1.36, ImagePullIntent and ImagePulledRecord from 1.35)
+ * CredentialProviderConfig in 1.24-1.37, ImagePullIntent and ImagePulledRecord from 1.35)
  * converts to another internal type and fails the cast in DecodeKubeletConfiguration:
  * `failed to cast object to KubeletConfiguration, unexpected type: <gvk>` (gvk printed by
  * GroupVersionKind.String()). Any other kind gives runtime's `no kind "X" is registered for

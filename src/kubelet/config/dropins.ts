@@ -33,6 +33,7 @@ import { DROPIN_INTERNAL_UNTIL, DROPIN_VERSIONED_FROM } from '../data/kubelet-co
 import { decodeInto } from '../../credentials/typed-decode.js';
 import { goValueToConfig, parseConfigData, KUBELET_CONFIG_GROUP, KUBELET_CONFIG_KIND, KUBELET_CONFIG_VERSION, type KubeletConfigObject } from './decode.js';
 import { kubeletConfigurationType } from './go-types.js';
+import { isModelledMinor, MODELLED_RANGE } from '../data/minors.js';
 
 export const DROPIN_ENV = 'KUBELET_CONFIG_DROPIN_DIR_ALPHA';
 
@@ -74,7 +75,7 @@ export function mergeConfigDropIns(
   dir = '',
 ): MergeResult {
   const fields = KUBELET_CONFIG_FIELDS[minor];
-  if (!fields) return { undecidable: `kubelet 1.${minor} is outside the modelled minors 1.24-1.36` };
+  if (!fields || !isModelledMinor(minor)) return { undecidable: `kubelet 1.${minor} is outside the modelled minors ${MODELLED_RANGE}` };
   if (minor < 28) return { undecidable: `kubelet 1.${minor} has no --config-dir flag (flag parsing fails before drop-ins)` };
   if (minor <= 29 && !(DROPIN_ENV in env)) {
     return { ok: false, reason: 'env-missing', error: ENV_MISSING_TEXT(dir), inexact: true };

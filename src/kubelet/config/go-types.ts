@@ -24,7 +24,7 @@ const FOREIGN: Readonly<Record<string, GoType>> = {
 
 const cache = new Map<number, GoType>();
 
-/** v1beta1.KubeletConfiguration of kubelet 1.<minor>; undefined outside 1.24..1.36. */
+/** v1beta1.KubeletConfiguration of kubelet 1.<minor>; undefined for a minor not modelled. */
 export function kubeletConfigurationType(minor: number): GoType | undefined {
   const structs = KUBELET_CONFIG_STRUCTS[minor];
   const strings = KUBELET_CONFIG_STRING_TYPES[minor];

@@ -1,5 +1,5 @@
 /**
- * Loading the --config file as kubelet does (1.24-1.36):
+ * Loading the --config file as kubelet does (1.24-1.37):
  *
  * cmd/kubelet/app/server.go loadConfigFile():
  *   errFmt = "failed to load Kubelet config file %s, error %v"   (name as given on the command line)
@@ -17,6 +17,7 @@
  * file or directory`. The outer wrapper changed in 1.28 (kubernetes PR #119390).
  */
 import { goClean, goJoin } from '../../go/filepath.js';
+import { isModelledMinor, MODELLED_RANGE } from '../data/minors.js';
 import { decodeKubeletConfig, type KubeletConfigDecodeResult, type KubeletConfigObject } from './decode.js';
 
 export type LoadResult =
@@ -55,7 +56,7 @@ function readErrorText(path: string, errno: string): string | undefined {
  * directory). `content` is the file's bytes or the errno reading it failed with.
  */
 export function loadKubeletConfigFile(minor: number, path: string, content: Buffer | { errno: string }): LoadResult {
-  if (minor < 24 || minor > 36) return { undecidable: `kubelet 1.${minor} is outside the modelled minors 1.24-1.36` };
+  if (!isModelledMinor(minor)) return { undecidable: `kubelet 1.${minor} is outside the modelled minors ${MODELLED_RANGE}` };
   if (!path.startsWith('/')) return { undecidable: `the config path ${path} is relative; kubelet resolves it against its working directory` };
   const abs = goClean(path); // filepath.Abs cleans the path
   const wrap = (inner: string) => `failed to load Kubelet config file ${path}, error ${inner}`;

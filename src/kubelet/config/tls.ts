@@ -1,6 +1,6 @@
 /**
  * tlsCipherSuites / --tls-cipher-suites and tlsMinVersion / --tls-min-version as InitializeTLS
- * (cmd/kubelet/app/server.go, 1.24-1.36, called by UnsecuredDependencies: "failed to construct
+ * (cmd/kubelet/app/server.go, 1.24-1.37, called by UnsecuredDependencies: "failed to construct
  * kubelet dependencies: %w") reads them through component-base cli/flag/ciphersuites_flag.go
  * (identical at v0.24.17 … v0.36.5): TLSCipherSuites first, then TLSVersion; the first unknown
  * name is the error. Nothing validates them earlier.
@@ -10,7 +10,7 @@ import type { KubeletConfigObject } from './decode.js';
 
 /**
  * The names TLSCipherSuites accepts: Go's crypto/tls CipherSuites() and InsecureCipherSuites()
- * (cipher_suites.go; the union is the same in every Go release kubelet 1.24-1.36 was built with)
+ * (cipher_suites.go; the union is the same in every Go release kubelet 1.24-1.37 was built with)
  * and the two legacy CHACHA20 names ciphersuites_flag.go adds.
  */
 export const TLS_CIPHER_SUITE_NAMES: ReadonlySet<string> = new Set([

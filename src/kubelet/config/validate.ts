@@ -34,6 +34,7 @@ import { checkLogging } from './logging.js';
 
 export type { KubeletFlavor } from '../flavor.js';
 import type { KubeletFlavor } from '../flavor.js';
+import { isModelledMinor, MODELLED_RANGE } from '../data/minors.js';
 
 export interface ValidationHost {
   /**
@@ -81,7 +82,7 @@ const IMPLEMENTED_RULE_FIELDS = new Set([
   'topologyManagerPolicy', 'topologyManagerScope', 'shutdownGracePeriod', 'shutdownGracePeriodCriticalPods', 'shutdownGracePeriodByPodPriority',
   'memorySwap', 'systemReservedCgroup', 'kubeReservedCgroup', 'hairpinMode', 'reservedSystemCPUs', 'memoryThrottlingFactor',
   'containerRuntimeEndpoint', 'enableSystemLogQuery', 'enableSystemLogHandler', 'containerLogMaxWorkers', 'containerLogMonitorInterval',
-  'podLogsDir', 'failCgroupV1', 'kind', 'apiVersion',
+  'podLogsDir', 'failCgroupV1', 'kind', 'apiVersion', 'defaultPodSysctls',
   // logging: src/kubelet/config/logging.ts (the init-logging step from 1.25, here on 1.24).
   'logging',
 ]);
@@ -123,7 +124,7 @@ export function validateKubeletConfiguration(
   host: ValidationHost = {},
   options: ValidationOptions = {},
 ): ValidationResult {
-  if (!KUBELET_CONFIG_FIELDS[minor]) return { undecidable: `kubelet 1.${minor} is outside the modelled minors 1.24-1.36` };
+  if (!KUBELET_CONFIG_FIELDS[minor] || !isModelledMinor(minor)) return { undecidable: `kubelet 1.${minor} is outside the modelled minors ${MODELLED_RANGE}` };
   const kc = options.defaulted ? config : applyKubeletConfigDefaults(minor, config)!;
   const errors: string[] = [];
   let inexact = false;
@@ -182,6 +183,10 @@ export function validateKubeletConfiguration(
     const minAge = dur('imageMinimumGCAge');
     // 1.29-era validation_test.go expects "option ImageMaximumGCAge"; the 1.30 code says imageMaximumGCAge.
     if (maxAge !== 0n && !gateEnabled('ImageMaximumGCAge')) err(`ImageMaximumGCAge feature gate is required for Kubelet configuration option ${minor >= 30 ? 'imageMaximumGCAge' : 'ImageMaximumGCAge'}`, minor >= 30);
+    if (minor >= 37) {
+      const sysctls = checkDefaultPodSysctls(kc.defaultPodSysctls, gateEnabled('DefaultPodSysctls'));
+      for (const text of sysctls.errors) err(text, sysctls.orderKnown);
+    }
     if (maxAge < 0n) err(`imageMaximumGCAge ${d(maxAge)} must not be negative`);
     if (maxAge > 0n && maxAge <= minAge) err(`imageMaximumGCAge ${d(maxAge)} must be greater than imageMinimumGCAge ${d(minAge)}`);
   }
@@ -393,7 +398,13 @@ export function validateKubeletConfiguration(
       errors.push(...logging.errors);
     }
   }
-  if (gateEnabled('MemoryQoS') && (kc.memoryThrottlingFactor === undefined || kc.memoryThrottlingFactor === null)) err('memoryThrottlingFactor is required when MemoryQoS feature flag is enabled');
+  if (minor <= 36) {
+    if (gateEnabled('MemoryQoS') && (kc.memoryThrottlingFactor === undefined || kc.memoryThrottlingFactor === null)) err('memoryThrottlingFactor is required when MemoryQoS feature flag is enabled');
+  } else if (!gateEnabled('MemoryQoS') && typeof kc.memoryThrottlingFactor === 'number' && kc.memoryThrottlingFactor !== PREVIOUS_DEFAULT_MEMORY_THROTTLING_FACTOR) {
+    // 1.37 (validation.go at v1.37.2): MemoryQoS is beta and on, the factor has no default; a file
+    // that still carries the former default 0.9 passes with the gate off.
+    err('memoryThrottlingFactor must not be set when MemoryQoS feature gate is disabled');
+  }
   if (typeof kc.memoryThrottlingFactor === 'number' && (kc.memoryThrottlingFactor <= 0 || kc.memoryThrottlingFactor > 1)) {
     err(`memoryThrottlingFactor ${kc.memoryThrottlingFactor} must be greater than 0 and less than or equal to 1.0`);
   }
@@ -430,6 +441,72 @@ export function validateKubeletConfiguration(
   return { ok: false, error: aggregateError(errors), errors, inexact, notValidated };
 }
 
+/** previousDefaultMemoryThrottlingFactor of pkg/kubelet/apis/config/validation/validation.go (v1.37.2). */
+const PREVIOUS_DEFAULT_MEMORY_THROTTLING_FACTOR = 0.9;
+
+// isValidSysctlName of pkg/kubelet/apis/config/validation/validation.go (v1.37.2).
+const SYSCTL_SEGMENT = '[a-z0-9]([-_a-z0-9]*[a-z0-9])?';
+const SYSCTL_NAME = new RegExp(`^(${SYSCTL_SEGMENT}[\\./])*${SYSCTL_SEGMENT}$`);
+const SYSCTL_MAX_LENGTH = 253;
+
+/**
+ * The defaultPodSysctls rules of validation.go (v1.37.2): the DefaultPodSysctls gate, then per key
+ * (Go map order, so with two errors or more their order is not known) the name syntax, the
+ * namespace (component-helpers node/util/sysctl GetNamespace) and duplicates after NormalizeName.
+ */
+export function checkDefaultPodSysctls(value: unknown, gateOn: boolean): { errors: string[]; orderKnown: boolean } {
+  if (value === null || typeof value !== 'object' || Object.keys(value).length === 0) return { errors: [], orderKnown: true };
+  if (!gateOn) return { errors: ['DefaultPodSysctls feature gate is required for Kubelet configuration option defaultPodSysctls'], orderKnown: true };
+  const errors: string[] = [];
+  const seen = new Set<string>();
+  for (const key of Object.keys(value)) {
+    if (key.length > SYSCTL_MAX_LENGTH || !SYSCTL_NAME.test(key)) {
+      errors.push(`${goQuote(key)} is not a valid sysctl name for defaultPodSysctls`);
+      continue;
+    }
+    if (sysctlNamespace(key) === '') errors.push(`${goQuote(key)} is not known to be namespaced for defaultPodSysctls`);
+    const normalized = normalizeSysctlName(key);
+    if (seen.has(normalized)) errors.push(`duplicate sysctl ${goQuote(normalized)} found in defaultPodSysctls`);
+    seen.add(normalized);
+  }
+  return { errors, orderKnown: errors.length <= 1 };
+}
+
+/** component-helpers node/util/sysctl NormalizeName (v0.37.2): "net/ipv4/conf/eno2.100/rp_filter" -> "net.ipv4.conf.eno2/100.rp_filter". */
+function normalizeSysctlName(name: string): string {
+  const first = name.search(/[./]/);
+  if (first === -1 || name[first] === '.') return name;
+  return name.replace(/[./]/g, (c) => (c === '.' ? '/' : '.'));
+}
+
+// component-helpers node/util/sysctl namespace.go (v0.37.2): nameToNamespace and prefixToNamespace.
+const SYSCTL_NAMESPACE_BY_NAME: Readonly<Record<string, string>> = {
+  'kernel.domainname': 'UTS',
+  'kernel.sem': 'IPC',
+  'kernel.shmall': 'IPC',
+  'kernel.shmmax': 'IPC',
+  'kernel.shmmni': 'IPC',
+  'kernel.shm_rmid_forced': 'IPC',
+  'kernel.shm': 'IPC',
+  'kernel.msgmax': 'IPC',
+  'kernel.msgmnb': 'IPC',
+  'kernel.msgmni': 'IPC',
+  'kernel.msg': 'IPC',
+};
+const SYSCTL_NAMESPACE_BY_PREFIX: readonly (readonly [string, string])[] = [
+  ['net', 'Net'],
+  ['fs.mqueue', 'IPC'],
+  ['user', 'User'],
+];
+
+/** GetNamespace(name)'s namespace: "" (UnknownNamespace) when none is known. */
+function sysctlNamespace(name: string): string {
+  let sysctl = normalizeSysctlName(name);
+  const star = sysctl.indexOf('*');
+  if (star !== -1) sysctl = sysctl.slice(0, star);
+  if (Object.hasOwn(SYSCTL_NAMESPACE_BY_NAME, sysctl)) return SYSCTL_NAMESPACE_BY_NAME[sysctl]!;
+  return SYSCTL_NAMESPACE_BY_PREFIX.find(([prefix]) => sysctl.startsWith(`${prefix}.`))?.[1] ?? '';
+}
 
 /** Go's %v of a float64 (strconv 'g' shortest; plain decimals for the magnitudes seen here). */
 function goFloat(f: number): string {

@@ -1,5 +1,5 @@
 /**
- * What kubelet of each minor version 1.24-1.36 does while registering image credential providers,
+ * What kubelet of each minor version 1.24-1.37 does while registering image credential providers,
  * as data: one row per minor. `traitsFor()` in ../version.ts reads this table and nothing else;
  * a minor without a row is not modelled (undefined, never a neighbour's row).
  *
@@ -140,6 +140,12 @@ const ROWS: readonly KubeletTraits[] = [
   // v0.35.0 -> v0.36.0, and apimachinery's IsLabelKey, json serializer and the ErrorBody cases
   // kubelet uses are unchanged v0.35.0 -> v0.36.0 (git diff of the tags).
   { ...G5, minor: 36, qualifiedNameWording: 'label-key', imagePullRecordVersions: ['v1alpha1', 'v1beta1'] },
+  // 1.37: pkg/credentialprovider/plugin/{plugin,config,plugins}.go are identical v1.36.5 -> v1.37.2;
+  // k8s.io/kubelet config/ and pkg/apis/credentialprovider v0.36.5 -> v0.37.2 change only the
+  // TypeMeta tag (`json:",inline"` -> `json:""`, inlined alike) and add defaultPodSysctls to
+  // KubeletConfiguration; sigs.k8s.io/yaml stays v1.6.0 (go.mod); apimachinery's
+  // pkg/util/validation/field changes only the short-circuit marks (diff of the tags).
+  { ...G5, minor: 37, qualifiedNameWording: 'label-key', imagePullRecordVersions: ['v1alpha1', 'v1beta1'] },
 ];
 
 export const CREDENTIAL_PROVIDER_TRAITS: ReadonlyMap<number, KubeletTraits> = new Map(ROWS.map((row) => [row.minor, row]));

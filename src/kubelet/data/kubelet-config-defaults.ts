@@ -55,7 +55,8 @@ export const KUBELET_CONFIG_DEFAULTS: readonly DefaultRule[] = [
   { field: 'topologyManagerPolicy', value: 'none' },
   { field: 'topologyManagerScope', value: 'container' },
   { field: 'hairpinMode', value: 'promiscuous-bridge' },
-  { field: 'memoryThrottlingFactor', value: 0.9 },
+  // 1.37 (pkg/kubelet/apis/config/v1beta1/defaults.go at v1.37.2) no longer defaults it: nil = memory.high unset.
+  { field: 'memoryThrottlingFactor', value: 0.9, until: 36 },
   { field: 'enableSystemLogHandler', value: true },
   { field: 'containerRuntimeEndpoint', value: 'unix:///run/containerd/containerd.sock', since: 27 },
   { field: 'containerLogMaxWorkers', value: 1, since: 30 },

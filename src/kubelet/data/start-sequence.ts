@@ -1,5 +1,5 @@
 /**
- * Kubelet's start sequence per minor (1.24-1.36): the order of the fatal steps, the format string
+ * Kubelet's start sequence per minor (1.24-1.37): the order of the fatal steps, the format string
  * each step wraps its error in, and the shape of the journal line the error ends up in.
  *
  * PROVENANCE (what was read, and how each version was identified):
@@ -42,8 +42,7 @@
  *   "[a, b]" (duplicates dropped).
  */
 import { goQuote } from '../../go/quote.js';
-
-export const START_SEQUENCE_MINORS = { oldest: 24, newest: 36 } as const;
+import { isModelledMinor } from './minors.js';
 
 /** Fatal steps of kubelet's RunE, in kubelet's order. `run:*` happen inside Run() -> run(). */
 export type StartStepId =
@@ -228,9 +227,9 @@ function sequenceFor(minor: number): StartSequence {
 // Built per minor when first asked for: preflight needs one of the thirteen (issue 12).
 const sequences = new Map<number, StartSequence>();
 
-/** The start sequence of one minor; undefined outside 1.24..1.36 (never the neighbour's). */
+/** The start sequence of one minor; undefined for a minor ./minors.ts does not model (never the neighbour's). */
 export function startSequence(minor: number): StartSequence | undefined {
-  if (!Number.isInteger(minor) || minor < START_SEQUENCE_MINORS.oldest || minor > START_SEQUENCE_MINORS.newest) return undefined;
+  if (!isModelledMinor(minor)) return undefined;
   let sequence = sequences.get(minor);
   if (sequence === undefined) {
     sequence = sequenceFor(minor);
@@ -312,7 +311,7 @@ export function klogValue(v: string): string {
 /**
  * The stable part of the journal line kubelet of `minor` writes for an error returned from its
  * cobra RunE, e.g. `"command failed" err="failed to parse kubelet flag: unknown flag: --x"` (1.25+)
- * or `Error: failed to parse kubelet flag: unknown flag: --x` (1.24). Undefined outside 1.24..1.36.
+ * or `Error: failed to parse kubelet flag: unknown flag: --x` (1.24). Undefined outside 1.24..1.37.
  */
 export function formatFatalLine(minor: number, err: string): string | undefined {
   return fatalLine(minor, err)?.text;

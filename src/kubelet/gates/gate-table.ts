@@ -1,5 +1,5 @@
 /**
- * Kubelet's registered feature gates per minor (1.24..1.36) and flavour: upstream's from
+ * Kubelet's registered feature gates per modelled minor (./data/minors.ts) and flavour: upstream's from
  * src/kubelet/data/feature-gates.generated.ts (read from kubelet's source at each minor's tag),
  * OpenShift's from upstream's with the fork's differences applied
  * (src/kubelet/data/openshift-feature-gates.generated.ts, read from MicroShift's vendored fork).
@@ -8,6 +8,7 @@
  */
 import { GATE_HISTORY, type GateRow } from '../data/feature-gates.generated.js';
 import { OPENSHIFT_KUBELETS, type OpenShiftKubelet } from '../data/openshift-feature-gates.generated.js';
+import { isModelledMinor } from '../data/minors.js';
 import type { KubeletFlavor } from '../flavor.js';
 
 export type PreRelease = 'PreAlpha' | 'Alpha' | 'Beta' | 'GA' | 'Deprecated';
@@ -19,8 +20,6 @@ export interface GateSpec {
   readonly dependencies?: readonly string[];
 }
 
-export const FIRST_MINOR = 24;
-export const LAST_MINOR = 36;
 export const SPECIAL_GATES = ['AllAlpha', 'AllBeta'] as const;
 
 const SPECIAL_SPEC: GateSpec = { default: false, preRelease: 'Alpha', lockToDefault: false };
@@ -36,10 +35,10 @@ export function openshiftKubelet(minor: number): OpenShiftKubelet | undefined {
 
 /**
  * The gates kubelet `minor` of `flavor` registers, with their spec there; undefined outside
- * 1.24..1.36, and for OpenShift's kubelet of a minor whose fork was not read.
+ * the modelled minors, and for OpenShift's kubelet of a minor whose fork was not read.
  */
 export function gatesFor(minor: number, flavor: KubeletFlavor = 'upstream'): ReadonlyMap<string, GateSpec> | undefined {
-  if (!Number.isInteger(minor) || minor < FIRST_MINOR || minor > LAST_MINOR) return undefined;
+  if (!isModelledMinor(minor)) return undefined;
   if (flavor === 'openshift' && !openshiftKubelet(minor)) return undefined;
   const key = `${flavor} ${minor}`;
   let gates = cache.get(key);

@@ -19,7 +19,8 @@
  *   gates themselves are the fork's (gatesFor(minor, 'openshift')).
  */
 import type { KubeletFlavor } from '../flavor.js';
-import { gatesFor, LAST_MINOR, FIRST_MINOR, openshiftKubelet } from './gate-table.js';
+import { isModelledMinor, MODELLED_RANGE } from '../data/minors.js';
+import { gatesFor, openshiftKubelet } from './gate-table.js';
 import { aggregateError } from '../../kubernetes/aggregate.js';
 
 export type SetFeatureGatesResult =
@@ -38,7 +39,7 @@ export function setFeatureGates(
   requested: Readonly<Record<string, boolean>>,
   already: Readonly<Record<string, boolean>> = {},
 ): SetFeatureGatesResult {
-  if (minor < FIRST_MINOR || minor > LAST_MINOR) return { undecidable: `kubelet 1.${minor} is outside the modelled versions (1.${FIRST_MINOR}-1.${LAST_MINOR})` };
+  if (!isModelledMinor(minor)) return { undecidable: `kubelet 1.${minor} is outside the modelled versions (${MODELLED_RANGE})` };
   // An OpenShift kubelet whose fork was not read (1.24, before MicroShift's first release 4.12):
   // upstream's gates, an unknown gate only warns (as in every release read), and a value upstream
   // locks is "cannot tell" (the fork may differ there).

@@ -1,6 +1,6 @@
 /**
  * authentication.x509.clientCAFile / --client-ca-file as run() loads it: BuildAuth → BuildAuthn
- * (cmd/kubelet/app/auth.go, 1.24-1.36) → dynamiccertificates.NewDynamicCAContentFromFile
+ * (cmd/kubelet/app/auth.go, 1.24-1.37) → dynamiccertificates.NewDynamicCAContentFromFile
  * ("client-ca-bundle", file) in k8s.io/apiserver pkg/server/dynamiccertificates/
  * dynamic_cafile_content.go (v0.24.17 … v0.36.5): os.ReadFile, then "missing content for CA
  * bundle %q" for an empty file, then cert.NewPoolFromBytes (client-go util/cert/pem.go

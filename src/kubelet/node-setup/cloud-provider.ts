@@ -29,6 +29,7 @@
  * v0.32 dropping DeprecationWarningForProvider, which the 1.30 run() called.
  */
 import { goQuote } from '../../go/quote.js';
+import { isModelledMinor } from '../data/minors.js';
 import { RUN_WRAP, goSprintf, wrapStepError } from '../data/start-sequence.js';
 import type { ProviderCloud } from '../../host-facts/cloud-machine.js';
 import type { GateEnabled, KubeletFlavor, NodeSetupResult } from './types.js';
@@ -37,7 +38,7 @@ export const DISABLE_CLOUD_PROVIDERS_GATE = 'DisableCloudProviders';
 
 /** Built-in (in-tree) provider names the kubelet of each minor registers; [] from 1.31. */
 export function inTreeCloudProviders(minor: number): readonly string[] | undefined {
-  if (minor < 24 || minor > 36) return undefined;
+  if (!isModelledMinor(minor)) return undefined;
   if (minor <= 25) return ['aws', 'azure', 'gce', 'openstack', 'vsphere'];
   if (minor === 26) return ['aws', 'azure', 'gce', 'vsphere'];
   if (minor <= 29) return ['azure', 'gce', 'vsphere'];
@@ -68,7 +69,7 @@ const REMEDIATION =
   'Set --cloud-provider=external (or remove it) and run the cloud controller manager for your cloud; built-in cloud providers are gone or disabled in this kubelet.';
 
 /**
- * The fatal outcome of --cloud-provider for kubelet `minor` (1.24-1.36): undefined = accepted,
+ * The fatal outcome of --cloud-provider for kubelet `minor` (a modelled minor): undefined = accepted,
  * a failure, or { undecidable } when a compiled-in provider would be initialised against the cloud.
  * `gateEnabled` answers DisableCloudProviders (alpha/off 1.24-1.28, beta/on 1.29-1.30).
  */

@@ -1,5 +1,5 @@
 /**
- * evictionHard / --eviction-hard as run() parses it (cmd/kubelet/app/server.go, 1.24-1.36:
+ * evictionHard / --eviction-hard as run() parses it (cmd/kubelet/app/server.go, 1.24-1.37:
  * eviction.ParseThresholdConfig([]string{}, s.EvictionHard, nil, nil, nil), skipped when
  * --experimental-allocatable-ignore-eviction is true; the error is returned unwrapped). Rules from
  * pkg/kubelet/eviction/helpers.go parseThresholdStatement at each tag: the signal must be one of

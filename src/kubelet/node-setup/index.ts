@@ -43,7 +43,7 @@ function cloudStep(result: NodeSetupFailure | Undecidable): StartStepId {
 
 /**
  * Every node-setup failure or undecidable for kubelet `minor`, sorted in kubelet's order.
- * Empty when all pass; undefined outside 1.24..1.36.
+ * Empty when all pass; undefined outside 1.24..1.37.
  */
 export function evaluateNodeSetup(
   minor: number,

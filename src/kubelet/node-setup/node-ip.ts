@@ -8,6 +8,7 @@
  * the families of the entries that parse decide.
  */
 import { goQuote } from '../../go/quote.js';
+import { isModelledMinor } from '../data/minors.js';
 import { wrapStepError } from '../data/start-sequence.js';
 import { isIPv6, isUnspecified, parseIPSloppy, type Ip16 } from './ip.js';
 import type { GateEnabled, NodeSetupFailure } from './types.js';
@@ -59,7 +60,7 @@ function parseNodeIPArgumentError(nodeIP: string, full: string): string {
 }
 
 /**
- * Checks --node-ip for kubelet `minor` (1.24-1.36; undefined outside). `gateEnabled` answers
+ * Checks --node-ip for kubelet `minor` (a modelled minor; undefined for any other). `gateEnabled` answers
  * CloudDualStackNodeIPs for 1.27-1.29 (alpha off in 1.27-1.28, beta on in 1.29, GA from 1.30).
  */
 export function checkNodeIP(
@@ -68,7 +69,7 @@ export function checkNodeIP(
   cloudProvider: string,
   gateEnabled: GateEnabled,
 ): NodeSetupFailure | undefined {
-  if (minor < 24 || minor > 36) return undefined;
+  if (!isModelledMinor(minor)) return undefined;
   const inner = nodeIPError(minor, nodeIP, cloudProvider, gateEnabled);
   if (inner === undefined) return undefined;
   const kubeletError =

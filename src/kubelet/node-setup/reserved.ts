@@ -9,6 +9,7 @@
  * the verdict is certain, the text is then marked inexact.
  */
 import { goQuote } from '../../go/quote.js';
+import { isModelledMinor } from '../data/minors.js';
 import { wrapStepError, type StartStepId } from '../data/start-sequence.js';
 import { cpusetMembers } from '../../kubernetes/cpuset.js';
 import { parseQuantity } from '../../kubernetes/quantity.js';
@@ -89,11 +90,11 @@ function failure(minor: number, which: 'kube' | 'system', errors: readonly strin
 }
 
 /**
- * Checks the reserved maps for kubelet `minor` (1.24-1.36; undefined outside or when they parse).
+ * Checks the reserved maps for kubelet `minor` (a modelled minor; undefined for any other or when they parse).
  * kubeReserved is parsed before systemReserved.
  */
 export function checkReservedResources(minor: number, input: ReservedInput): NodeSetupFailure | undefined {
-  if (minor < 24 || minor > 36) return undefined;
+  if (!isModelledMinor(minor)) return undefined;
   const { kube, system } = reservedAfterCpuOverride(input);
   const kubeErrors = resourceListErrors(kube);
   if (kubeErrors.length > 0) return failure(minor, 'kube', kubeErrors, input.path);

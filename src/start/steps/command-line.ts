@@ -1,5 +1,5 @@
 /**
- * Kubelet's start steps 1 and 1b (cmd/kubelet/app/server.go, 1.24-1.36): the command line is
+ * Kubelet's start steps 1 and 1b (cmd/kubelet/app/server.go, 1.24-1.37): the command line is
  * parsed with pflag against this minor's flag set (src/kubelet/command-line/), and a word that is
  * not a flag is refused; step 3, ValidateKubeletFlags (node labels; OpenShift's carry accepts its
  * node-role labels). Both exit with status 1.

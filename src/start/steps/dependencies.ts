@@ -1,5 +1,5 @@
 /**
- * Kubelet's step 9 (cmd/kubelet/app/server.go, 1.24-1.36): UnsecuredDependencies → InitializeTLS
+ * Kubelet's step 9 (cmd/kubelet/app/server.go, 1.24-1.37): UnsecuredDependencies → InitializeTLS
  * reads tlsCipherSuites and tlsMinVersion (src/kubelet/config/tls.ts); an unknown name is
  * "failed to construct kubelet dependencies: …", exit status 1. Up to 1.35 InitializeTLS then loads
  * authentication.x509.clientCAFile with client-go's cert.NewPool (util/cert/io.go: os.ReadFile,

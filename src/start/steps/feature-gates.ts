@@ -1,5 +1,5 @@
 /**
- * Kubelet's start steps 2 and 6 (cmd/kubelet/app/server.go, 1.24-1.36): SetFromMap with the
+ * Kubelet's start steps 2 and 6 (cmd/kubelet/app/server.go, 1.24-1.37): SetFromMap with the
  * flag-based configuration's feature gates, and again once --config and --config-dir are merged
  * (src/kubelet/gates/: an unknown gate is fatal upstream and a warning on OpenShift; a locked gate
  * set to the other value, a PreAlpha gate, and from 1.35 a gate whose dependencies are off, are

@@ -1,5 +1,5 @@
 /**
- * Kubelet's start steps 4, 5, 7 and 8 (cmd/kubelet/app/server.go, 1.24-1.36): the --config file is
+ * Kubelet's start steps 4, 5, 7 and 8 (cmd/kubelet/app/server.go, 1.24-1.37): the --config file is
  * read and decoded (an empty file, an unknown kind or a syntax error is fatal; unknown fields are
  * dropped with a warning), the --config-dir drop-ins are merged (1.28+; 1.28-1.29 only with
  * KUBELET_CONFIG_DROPIN_DIR_ALPHA), logging is initialised (1.25+), and ValidateKubeletConfiguration

@@ -1,5 +1,5 @@
 /**
- * Kubelet's Run() and RunKubelet (cmd/kubelet/app/server.go, 1.24-1.36), in the order of the
+ * Kubelet's Run() and RunKubelet (cmd/kubelet/app/server.go, 1.24-1.37), in the order of the
  * start-sequence table (src/kubelet/data/start-sequence.ts): --exit-on-lock-contention without
  * --lock-file, the in-tree cloud provider (<=1.30), the API client (--kubeconfig,
  * --bootstrap-kubeconfig), the client CA bundle (BuildAuth), the CRI

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { FLAGS_KINDS } from '../../../src/catalog/kinds/flags.js';
 import { commandLineFinding, flagValidationFinding } from '../../../src/kubelet/command-line/findings.js';
+import { MODELLED_MINORS } from '../../../src/kubelet/data/minors.js';
 
 t.test('parse failures become findings with kubelet\'s full error text', async (t) => {
   t.match(commandLineFinding(['--pod-infra-container-image=registry.k8s.io/pause:3.10'], 35), {
@@ -21,7 +22,7 @@ t.test('parse failures become findings with kubelet\'s full error text', async (
 });
 
 t.test('a typo\'d flag: kubelet\'s text unchanged, node-check\'s "did you mean" only in the remediation', async (t) => {
-  for (let minor = 24; minor <= 36; minor++) {
+  for (const minor of MODELLED_MINORS) {
     const finding = commandLineFinding(['--node-lables=tier=web'], minor);
     t.match(finding, {
       findingId: 'kubelet-flag-unknown',

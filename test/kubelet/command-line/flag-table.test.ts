@@ -1,19 +1,19 @@
 import t from 'tap';
 import { kubeletFlagsFor } from '../../../src/kubelet/command-line/flag-table.js';
-import { KUBELET_FLAG_DATA_NEWEST, KUBELET_FLAGS } from '../../../src/kubelet/data/kubelet-flags.generated.js';
+import { KUBELET_FLAG_SOURCES, kubeletFlagRows } from '../../../src/kubelet/data/kubelet-flags.generated.js';
+import { MODELLED_MINORS, NEWEST_MODELLED_MINOR, NEXT_MINOR, OLDEST_MODELLED_MINOR } from '../../../src/kubelet/data/minors.js';
 
-t.test('minors outside 1.24..1.36 have no table, even where the data reaches 1.37', async (t) => {
-  t.equal(kubeletFlagsFor(23), undefined);
-  t.equal(kubeletFlagsFor(37), undefined);
-  t.equal(KUBELET_FLAG_DATA_NEWEST, 37);
-  t.ok(KUBELET_FLAGS.some((r) => r.until === 37));
-  t.ok(kubeletFlagsFor(24));
-  t.ok(kubeletFlagsFor(36));
+const DATA_NEWEST = Math.max(...Object.keys(KUBELET_FLAG_SOURCES).map(Number));
+
+t.test('every modelled minor has a table, and no other minor has one, even where the data reaches it', async (t) => {
+  t.equal(kubeletFlagsFor(OLDEST_MODELLED_MINOR - 1), undefined);
+  t.equal(kubeletFlagsFor(NEXT_MINOR), undefined);
+  for (const minor of MODELLED_MINORS) t.ok(kubeletFlagsFor(minor), `1.${minor}`);
 });
 
 t.test('no minor registers a name twice', async (t) => {
-  for (let m = 24; m <= KUBELET_FLAG_DATA_NEWEST; m++) {
-    const names = KUBELET_FLAGS.filter((r) => r.from <= m && m <= r.until).map((r) => r.name);
+  for (let m = OLDEST_MODELLED_MINOR; m <= DATA_NEWEST; m++) {
+    const names = kubeletFlagRows().filter((r) => r.from <= m && m <= r.until).map((r) => r.name);
     t.equal(new Set(names).size, names.length, `1.${m}`);
   }
 });
@@ -46,14 +46,14 @@ const REMOVALS: [string, number | undefined, number][] = [
 for (const [flag, last, first] of REMOVALS) {
   t.test(`--${flag}: registered through 1.${last ?? '23'}, gone from 1.${first}`, async (t) => {
     if (last !== undefined) t.ok(kubeletFlagsFor(last)!.has(flag), `present in 1.${last}`);
-    for (let m = first; m <= 36; m++) t.notOk(kubeletFlagsFor(m)!.has(flag), `absent from 1.${m}`);
+    for (let m = first; m <= NEWEST_MODELLED_MINOR; m++) t.notOk(kubeletFlagsFor(m)!.has(flag), `absent from 1.${m}`);
   });
 }
 
 t.test('flags that arrive: --config-dir 1.28, --log-text-* 1.30, --fail-cgroupv1 1.31', async (t) => {
   for (const [flag, first] of [['config-dir', 28], ['log-text-split-stream', 30], ['fail-cgroupv1', 31]] as const) {
     t.notOk(kubeletFlagsFor(first - 1)!.has(flag), `not in 1.${first - 1}`);
-    for (let m = first; m <= 36; m++) t.ok(kubeletFlagsFor(m)!.has(flag), `--${flag} in 1.${m}`);
+    for (let m = first; m <= NEWEST_MODELLED_MINOR; m++) t.ok(kubeletFlagsFor(m)!.has(flag), `--${flag} in 1.${m}`);
   }
 });
 

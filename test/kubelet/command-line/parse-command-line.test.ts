@@ -1,6 +1,7 @@
 import t from 'tap';
 import { kubeletFlagsFor } from '../../../src/kubelet/command-line/flag-table.js';
 import { parseKubeletCommandLine, withKubeletParsePrefix, type CommandLineParse } from '../../../src/kubelet/command-line/parse-command-line.js';
+import { MODELLED_MINORS, NEWEST_MODELLED_MINOR, NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
 
 const CRI = '--container-runtime-endpoint=unix:///run/containerd/containerd.sock';
 
@@ -45,7 +46,7 @@ t.test('--config-dir on 1.27 is an unknown flag; on 1.28 it parses', async (t) =
 });
 
 t.test('a name no table of that minor holds is "unknown flag" with pflag\'s text, on every minor', async (t) => {
-  for (let minor = 24; minor <= 36; minor++) {
+  for (const minor of MODELLED_MINORS) {
     t.same(err(parseKubeletCommandLine(['--node-lables=tier=web', '--max-pods=abc'], minor)), { error: 'unknown flag: --node-lables', kind: 'unknown-flag', flag: 'node-lables' }, `1.${minor}: the first bad argument decides`);
     t.same(err(parseKubeletCommandLine([CRI, '--max-pod=250'], minor)), { error: 'unknown flag: --max-pod', kind: 'unknown-flag', flag: 'max-pod' }, `1.${minor}`);
     t.match(parseKubeletCommandLine(['--node-lables=tier=web'], minor), { closeFlags: ['node-labels'] }, `1.${minor}: node-check's suggestion`);
@@ -53,7 +54,7 @@ t.test('a name no table of that minor holds is "unknown flag" with pflag\'s text
   }
   t.same(err(parseKubeletCommandLine(['--iptables-masquerade-bit=14'], 31)), { error: 'unknown flag: --iptables-masquerade-bit', kind: 'unknown-flag', flag: 'iptables-masquerade-bit' });
   t.equal(parseKubeletCommandLine(['--iptables-masquerade-bit=14'], 30).ok, true);
-  t.ok('undecidable' in parseKubeletCommandLine([], 37), 'outside 1.24..1.36');
+  t.ok('undecidable' in parseKubeletCommandLine([], NEXT_MINOR), 'outside the modelled minors');
 });
 
 t.test('value errors carry pflag\'s exact text', async (t) => {
@@ -170,7 +171,7 @@ t.test('klog flags: deprecated but accepted in 1.25, unknown from 1.26 (KEP-2845
 });
 
 t.test('OpenShift\'s kubelet also registers --max-housekeeping-interval (1.25+); its 1.24 was not read', async (t) => {
-  for (let minor = 25; minor <= 36; minor++) {
+  for (let minor = 25; minor <= NEWEST_MODELLED_MINOR; minor++) {
     t.equal(parseKubeletCommandLine(['--max-housekeeping-interval=15s'], minor, { flavor: 'openshift' }).ok, true, `openshift 1.${minor}`);
     t.same(err(parseKubeletCommandLine(['--max-housekeeping-interval=15s'], minor)), { error: 'unknown flag: --max-housekeeping-interval', kind: 'unknown-flag', flag: 'max-housekeeping-interval' }, `upstream 1.${minor}`);
   }

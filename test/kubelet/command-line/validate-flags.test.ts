@@ -2,6 +2,7 @@ import t from 'tap';
 import { parseKubeletCommandLine } from '../../../src/kubelet/command-line/parse-command-line.js';
 import { nodeLabelsFrom, validateKubeletFlags, withKubeletValidatePrefix } from '../../../src/kubelet/command-line/validate-flags.js';
 import type { KubeletFlavor } from '../../../src/kubelet/flavor.js';
+import { NEWEST_MODELLED_MINOR, NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
 
 const ALLOWED =
   "\n--node-labels in the 'kubernetes.io' namespace must begin with an allowed prefix (kubelet.kubernetes.io, node.kubernetes.io) or be in the specifically allowed set (beta.kubernetes.io/arch, beta.kubernetes.io/instance-type, beta.kubernetes.io/os, failure-domain.beta.kubernetes.io/region, failure-domain.beta.kubernetes.io/zone, kubernetes.io/arch, kubernetes.io/hostname, kubernetes.io/os, node.kubernetes.io/instance-type, topology.kubernetes.io/region, topology.kubernetes.io/zone)";
@@ -14,7 +15,7 @@ function validate(argv: string[], minor: number, flavor: KubeletFlavor) {
 
 t.test('upstream kubelet refuses node-role.kubernetes.io/worker; OpenShift\'s accepts it', async (t) => {
   const argv = ['--node-labels=node-role.kubernetes.io/worker,node.openshift.io/os_id=rhcos'];
-  for (let m = 27; m <= 36; m++) {
+  for (let m = 27; m <= NEWEST_MODELLED_MINOR; m++) {
     t.same(validate(argv, m, 'upstream'), {
       ok: false,
       rule: 'node-labels-unknown',
@@ -67,5 +68,5 @@ t.test('1.24-1.26: ValidateKubeletFlags also checked the container runtime flags
   t.ok('undecidable' in validate(['--container-runtime=docker', '--container-runtime-endpoint=unix:///run/containerd/containerd.sock'], 25, 'upstream'));
   t.ok('undecidable' in validate([], 26, 'upstream'));
   t.same(validate([], 27, 'upstream'), { ok: true }, '1.27+: the endpoint may come from the config file');
-  t.ok('undecidable' in validateKubeletFlags({ ok: true, occurrences: new Map(), deprecated: [] }, 37, 'upstream'));
+  t.ok('undecidable' in validateKubeletFlags({ ok: true, occurrences: new Map(), deprecated: [] }, NEXT_MINOR, 'upstream'));
 });

@@ -2,6 +2,7 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { kubeletConfigFileError, loadKubeletConfigFile } from '../../../src/kubelet/config/load.js';
 import { KUBELET_CONFIG_FIELDS } from '../../../src/kubelet/data/kubelet-config-fields.js';
+import { NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
 
 // pkg/kubelet/kubeletconfig/configfiles fsLoader.Load + cmd/kubelet/app/server.go loadConfigFile,
 // codec.DecodeKubeletConfiguration (strict, then lenient).
@@ -30,9 +31,9 @@ t.test('an empty file is fatal', async (t) => {
   t.same(load(28, ''), { ok: false, reason: 'empty', error: `failed to load Kubelet config file ${P}, error kubelet config file "${P}" was empty` });
 });
 
-t.test('outside 1.24..1.36 nothing is decided', async (t) => {
+t.test('outside the modelled minors nothing is decided', async (t) => {
   t.match(load(23, HEAD), { undecidable: /outside/ });
-  t.match(load(37, HEAD), { undecidable: /outside/ });
+  t.match(load(NEXT_MINOR, HEAD), { undecidable: /outside/ });
 });
 
 t.test('kubeadm-style YAML config loads; relative paths resolve against the file directory', async (t) => {
@@ -208,7 +209,19 @@ t.test('a relative --config path is not decided here', async (t) => {
   t.match(loadKubeletConfigFile(30, 'config.yaml', Buffer.from(HEAD)), { undecidable: /relative/ });
 });
 
-t.test('the top-level field table, derived from the struct rows, is the extract\'s field list for every minor (issue 12)', async (t) => {
-  const extract = JSON.parse(readFileSync(new URL('../../../scripts/generate/sources/kubelet-config/fields.json', import.meta.url), 'utf8')) as Record<string, { fields: Record<string, string> }>;
-  for (const [minor, { fields }] of Object.entries(extract)) t.same(KUBELET_CONFIG_FIELDS[Number(minor)], fields, `1.${minor}`);
+t.test('the checked-in KubeletConfiguration field table is what scripts/generate/kubelet-config-fields.mjs reads from the locked tags', async (t) => {
+  // @ts-expect-error -- plain ESM generator script without type declarations
+  const { generate } = await import('../../../scripts/generate/kubelet-config-fields.mjs');
+  // @ts-expect-error -- plain ESM generator script without type declarations
+  const { SourceError } = await import('../../../scripts/generate/kubernetes-source.mjs');
+  const checkedIn = readFileSync(new URL('../../../src/kubelet/data/kubelet-config-fields.ts', import.meta.url), 'utf8');
+  let generated: string;
+  try {
+    generated = (generate as () => string)();
+  } catch (error) {
+    if (!(error instanceof (SourceError as typeof Error))) throw error;
+    t.comment(`skipped: the locked k8s.io/kubelet cannot be read here: ${(error as Error).message}`);
+    return;
+  }
+  t.equal(checkedIn, generated, 'run: node scripts/generate/kubelet-config-fields.mjs');
 });

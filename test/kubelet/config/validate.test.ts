@@ -2,6 +2,8 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { loadKubeletConfigFile } from '../../../src/kubelet/config/load.js';
 import { applyKubeletConfigDefaults, validateKubeletConfiguration } from '../../../src/kubelet/config/validate.js';
+import { aggregateError as aggregate } from '../../../src/kubernetes/aggregate.js';
+import { MODELLED_MINORS } from '../../../src/kubelet/data/minors.js';
 
 // pkg/kubelet/apis/config/validation/validation.go (1.30) and validation_test.go (1.30-dev,
 // code index id 9350235): the expected messages below are kubelet's.
@@ -27,7 +29,7 @@ t.test('reservedSystemCPUs: cpuset.Parse errors in each minor\'s words, exact', 
 });
 
 t.test('defaults make an empty config valid in every minor', async (t) => {
-  for (let minor = 24; minor <= 36; minor++) t.match(validate(minor, {}), { ok: true }, `1.${minor}`);
+  for (const minor of MODELLED_MINORS) t.match(validate(minor, {}), { ok: true }, `1.${minor}`);
   t.match(validate(23, {}), { undecidable: /outside/ });
   const d = applyKubeletConfigDefaults(35, {})!;
   t.equal(d.failCgroupV1, true);
@@ -277,4 +279,38 @@ t.test('a kubeadm-written config.yaml validates at 1.30 and at 1.24', async (t) 
   const old = validate(24, kubeadm);
   t.match(old, { ok: true });
   t.ok('notValidated' in old && old.notValidated.includes('authentication'), 'fields with no implemented rule are listed for 1.24');
+});
+
+// pkg/kubelet/apis/config/validation/validation.go and v1beta1/defaults.go at v1.37.2.
+t.test('1.37: memoryThrottlingFactor has no default; with MemoryQoS on (its 1.37 default) nil passes, with it off only 0.9 may stay', async (t) => {
+  t.equal(applyKubeletConfigDefaults(37, {})!.memoryThrottlingFactor, undefined);
+  t.equal(applyKubeletConfigDefaults(36, {})!.memoryThrottlingFactor, 0.9);
+  t.match(validate(37, {}, { MemoryQoS: true }), { ok: true });
+  t.match(validate(36, {}, { MemoryQoS: true }), { ok: true }, 'defaulted to 0.9 before 1.37');
+  t.match(validate(37, { memoryThrottlingFactor: 0.9 }, { MemoryQoS: false }), { ok: true }, 'the former default');
+  t.match(validate(37, { memoryThrottlingFactor: 0.8 }, { MemoryQoS: false }), {
+    ok: false,
+    error: 'invalid configuration: memoryThrottlingFactor must not be set when MemoryQoS feature gate is disabled',
+    inexact: false,
+  });
+  t.match(validate(36, { memoryThrottlingFactor: 0.8 }, { MemoryQoS: false }), { ok: true });
+  t.match(validate(37, { memoryThrottlingFactor: 1.5 }, { MemoryQoS: true }), { ok: false, error: 'invalid configuration: memoryThrottlingFactor 1.5 must be greater than 0 and less than or equal to 1.0' });
+});
+
+t.test('1.37: defaultPodSysctls needs its gate, namespaced valid names, no duplicates after normalizing', async (t) => {
+  const on = { DefaultPodSysctls: true };
+  t.match(validate(37, { defaultPodSysctls: { 'net.core.somaxconn': '1024' } }), {
+    ok: false,
+    error: 'invalid configuration: DefaultPodSysctls feature gate is required for Kubelet configuration option defaultPodSysctls',
+  });
+  t.match(validate(37, { defaultPodSysctls: {} }), { ok: true }, 'an empty map is not set');
+  t.match(validate(37, { defaultPodSysctls: { 'net.core.somaxconn': '1024', 'kernel.shm_rmid_forced': '1', 'user.max_user_namespaces': '0' } }, on), { ok: true });
+  t.match(validate(37, { defaultPodSysctls: { 'Net.core': '1' } }, on), { ok: false, error: 'invalid configuration: "Net.core" is not a valid sysctl name for defaultPodSysctls', inexact: false });
+  t.match(validate(37, { defaultPodSysctls: { 'vm.swappiness': '1' } }, on), { ok: false, error: 'invalid configuration: "vm.swappiness" is not known to be namespaced for defaultPodSysctls' });
+  t.match(validate(37, { defaultPodSysctls: { 'net.ipv4.ip_forward': '1', 'net/ipv4/ip_forward': '1' } }, on), {
+    ok: false,
+    error: 'invalid configuration: duplicate sysctl "net.ipv4.ip_forward" found in defaultPodSysctls',
+  });
+  t.match(validate(37, { defaultPodSysctls: { 'vm.a': '1', 'vm.b': '1' } }, on), { ok: false, inexact: true }, 'two errors in Go map order');
+  t.match(validate(36, { defaultPodSysctls: { 'net.core.somaxconn': '1' } }), { ok: true }, 'not a 1.36 field: no rule');
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { setFeatureGates } from '../../../src/kubelet/gates/set-feature-gates.js';
 import { gatesFor } from '../../../src/kubelet/gates/gate-table.js';
+import { NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
 
 type R = ReturnType<typeof setFeatureGates>;
 const errorOf = (r: R) => ('ok' in r && r.ok === false ? r.error : r);
@@ -120,8 +121,8 @@ t.test('registration read from each tag: every gate of a minor is decided', asyn
   t.ok(isOk(setFeatureGates(36, 'upstream', { SidecarContainers: true })));
   for (const minor of [24, 30]) t.equal(errorOf(setFeatureGates(minor, 'upstream', { TotallyMadeUp: true })), 'unrecognized feature gate: TotallyMadeUp', `1.${minor}`);
   t.equal(gatesFor(23), undefined);
-  t.equal(gatesFor(37), undefined, '1.37 is read but not modelled');
-  t.match(setFeatureGates(37, 'upstream', {}), { undecidable: /outside/ });
+  t.equal(gatesFor(NEXT_MINOR), undefined, '1.NEXT_MINOR is read but not modelled');
+  t.match(setFeatureGates(NEXT_MINOR, 'upstream', {}), { undecidable: /outside/ });
   // client-go gates are registered from 1.30 (kube_features.go clientAdapter).
   t.notOk(gatesFor(29)?.has('WatchListClient'));
   t.ok(gatesFor(30)?.has('WatchListClient'));

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { checkCloudProvider, inTreeCloudProviders, isUndecidable, evaluateNodeSetup } from '../../../src/kubelet/node-setup/index.js';
+import { MODELLED_MINORS, NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
 
 const gateOff = () => false;
 const gateOn = () => true;
@@ -7,12 +8,12 @@ const DISABLED = (n: string) =>
   `failed to run Kubelet: failed to create kubelet: cloud provider "${n}" was specified, but built-in cloud providers are disabled. Please set --cloud-provider=external and migrate to an external cloud provider`;
 
 t.test('OpenShift: --cloud-provider= (empty) and external are accepted everywhere', async (t) => {
-  for (let m = 24; m <= 36; m++) {
+  for (const m of MODELLED_MINORS) {
     t.equal(checkCloudProvider(m, { cloudProvider: '' }, gateOn), undefined, `1.${m} empty`);
     t.equal(checkCloudProvider(m, { cloudProvider: 'external' }, gateOn), undefined, `1.${m} external`);
     t.equal(checkCloudProvider(m, { cloudProvider: '', cloudConfigFile: '/missing', cloudConfigOpens: false }, gateOn), undefined);
   }
-  t.equal(checkCloudProvider(37, { cloudProvider: 'aws' }, gateOn), undefined);
+  t.equal(checkCloudProvider(NEXT_MINOR, { cloudProvider: 'aws' }, gateOn), undefined);
 });
 
 t.test("OpenShift: the fork links upstream's in-tree providers from 1.25 (read); 1.24 is not decided", async (t) => {
@@ -104,5 +105,5 @@ t.test('evaluateNodeSetup orders results like kubelet', async (t) => {
     'unknown provider fails in run(), first',
   );
   t.same(evaluateNodeSetup(33, { cloudProvider: 'external', nodeIP: '10.0.0.1,fd00::1' }, gateOff), []);
-  t.equal(evaluateNodeSetup(37, {}, gateOff), undefined);
+  t.equal(evaluateNodeSetup(NEXT_MINOR, {}, gateOff), undefined);
 });
