@@ -8,13 +8,14 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Settings } from '../../settings.js';
 import type { CliIo } from '../io.js';
-import type { Report } from '../../model/report.js';
+import { ExitCode, type Report } from '../../model/report.js';
 import { runNodeCheck, autoRestore } from '../../run-node-check.js';
 import { renderMetrics, renderUndecidedMetrics } from '../../sinks/metrics.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
 import { boundConnections } from '../../serve/connection-limits.js';
+import { answerOf, describeAnswerChange, type Answer } from '../../serve/answer-change.js';
 import { VERSION } from '../../version.js';
 import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
 import { inClusterClient, nodeKubeletVersion } from '../../overlay/cluster.js';
@@ -52,7 +53,7 @@ const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/lo
 
 export async function runServe(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
   io.claimShutdown?.();
-  const state: { report?: Report; metrics?: string; checkedAt?: number; answerKey?: string; pendingKey?: string } = {};
+  const state: { report?: Report; metrics?: string; checkedAt?: number; answer?: Answer; pendingKey?: string } = {};
   // --machine-config FILE|DIR: configurations waiting to be applied (issue 9), re-evaluated on every check.
   const pendingArgs = args['machine-config'] === undefined ? [] : ([] as unknown[]).concat(args['machine-config']).map(String);
   let pendingWatcher: Watcher | undefined;
@@ -119,12 +120,14 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     }
     state.report = report;
     state.checkedAt = Date.now();
-    const key = answerKey(report);
-    if (key !== state.answerKey) {
+    const answer = answerOf(report);
+    const change = describeAnswerChange(state.answer, answer);
+    if (change !== undefined) {
+      // Recorded before the journal is written, so that nothing of this answer is said twice.
+      state.answer = answer;
+      io.stderr(`node-check: ${change}\n`);
       const entries = journalEntriesFor(report, { unit: settings.unit, pid: process.pid });
       if (settings.journal && entries.length > 0) await writeJournal(entries, { timeoutMs: 5000, stderr: io.stderr, objectPid: process.pid });
-      io.stderr(`node-check: ${state.answerKey === undefined ? 'first check' : 'answer changed'}: kubelet ${report.kubeletWillStart === true ? 'is predicted to start' : report.kubeletWillStart === false ? 'will NOT start' : 'start cannot be predicted'}\n`);
-      state.answerKey = key;
     }
     watcher?.close();
     watcher = watchPaths(settings.root, pathsToWatch(settings.unit, report), scheduleCheck);
@@ -176,6 +179,10 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
   try {
     await listen(server, settings.listen);
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      io.stderr(`node-check: cannot listen on ${settings.listen}: the address is in use (another node-check serve, or another program, is listening there): stop that one or pass another --listen\n`);
+      return ExitCode.addressInUse;
+    }
     io.stderr(`node-check: cannot listen on ${settings.listen}: ${(error as Error).message}\n`);
     return 2;
   }
@@ -207,11 +214,6 @@ function listen(server: Server, address: string): Promise<void> {
       resolve();
     });
   });
-}
-
-/** What changes the answer: kubelet's prediction, the finding kinds, and the fallback. */
-function answerKey(report: Report): string {
-  return JSON.stringify([report.kubeletWillStart, [...new Set(report.findings.map((f) => f.id))].sort(), report.fallback.active]);
 }
 
 function pathsToWatch(unit: string, report: Report): string[] {
