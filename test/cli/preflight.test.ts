@@ -174,6 +174,12 @@ t.test('serve: /metrics, /healthz, re-check on change, clean SIGTERM', async (t)
   t.match((await get('/metrics')).body, /^nodecheck_kubelet_start_ok 0$/m);
   t.equal((await get('/healthz')).status, 200);
   t.equal((await get('/nope')).status, 404);
+  const plain = await fetch(`http://127.0.0.1:${port}/metrics`);
+  t.equal(plain.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
+  t.match(await plain.text(), /^process_cpu_seconds_total \d/m, "the process's own families, as prom-client names them");
+  const open = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Accept: 'application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3,*/*;q=0.2' } });
+  t.equal(open.headers.get('content-type'), 'application/openmetrics-text; version=1.0.0; charset=utf-8', 'OpenMetrics when the scraper prefers it');
+  t.match(await open.text(), /^# TYPE process_cpu_seconds counter\n[^]*# EOF\n$/m);
 
   writeFileSync(path.join(root, BIN_DIR, 'acr-credential-provider'), '#!/bin/sh\n', { mode: 0o755 });
   await eventually('the re-check after the plugin appeared', async () => /^nodecheck_kubelet_start_ok 1$/m.test((await get('/metrics')).body));

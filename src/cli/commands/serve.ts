@@ -11,6 +11,8 @@ import type { CliIo } from '../io.js';
 import { ExitCode, type Report } from '../../model/report.js';
 import { runNodeCheck, autoRestore } from '../../run-node-check.js';
 import { renderMetrics, renderUndecidedMetrics } from '../../sinks/metrics.js';
+import { OPENMETRICS_CONTENT_TYPE, prefersOpenMetrics, renderGauges, TEXT_CONTENT_TYPE, toOpenMetrics } from '../../sinks/exposition.js';
+import { processFamilies, readProcessFacts } from '../../serve/process-metrics.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
@@ -164,7 +166,10 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     } else if (url === '/metrics' && state.metrics) {
-      response.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }).end(state.metrics);
+      // The last check's families, then this process's, read now (as prom-client's registry does at scrape time).
+      const text = `${state.metrics}\n${renderGauges(processFamilies(readProcessFacts()))}`;
+      const openMetrics = prefersOpenMetrics(request.headers.accept);
+      response.writeHead(200, { 'Content-Type': openMetrics ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE, Vary: 'Accept' }).end(openMetrics ? toOpenMetrics(text) : text);
     } else if (url === '/metrics') {
       response.writeHead(503, { 'Content-Type': 'text/plain' }).end('first check not finished\n');
     } else if (url === '/healthz') {
