@@ -51,6 +51,7 @@ lines.push(
   '.TP', '.B 64', 'usage error: a bad flag or argument, a flag without its value, a bad settings file.',
   '.TP', '.B 66', 'a path named on the command line is not there: \\fB\\-\\-root\\fR is not a directory, a \\fB\\-\\-machine\\-config\\fR file or an \\fB\\-\\-overlay\\fR directory is missing.',
   '.TP', '.B 70', 'internal error: a bug in node\\-check, never an answer.',
+  '.TP', '.B 75', '\\fBserve\\fR only: its \\fB\\-\\-listen\\fR address is in use (another \\fBserve\\fR, or another program, listens there).',
   '.TP', '.B 143, 130', 'stopped by SIGTERM, SIGINT.',
   '.SH FILES',
   '.TP', '.I /etc/node\\-check/config.yaml', 'settings (another file: \\fB\\-\\-config\\-file\\fR or \\fB$NODE_CHECK_CONFIG\\fR).',

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Prints packaging/prometheus/node-check.rules.yaml for an installation:
 //   --runbook-base URL   where docs/runbooks/ is published for you (an internal Git server, a
-//                        wiki); default file:///usr/share/doc/node-check/runbooks/ (the RPM's copy)
-//   --prometheus-rule    wrapped in a PrometheusRule (prometheus-operator / OpenShift)
+//                        wiki); default file:///usr/share/doc/node-check/runbooks/ (the RPM's copy,
+//                        for alerts read on the node)
+//   --prometheus-rule    wrapped in a PrometheusRule (prometheus-operator / OpenShift); needs an
+//                        http(s) --runbook-base: a console or Alertmanager cannot open a node's file
 //   --namespace NS       its namespace (default node-check, the DaemonSet's)
 // node-check has no public web home, so no other URL is built in.
 // Exit codes: 0 written, 64 usage.
@@ -14,11 +16,11 @@ export const DEFAULT_RUNBOOK_BASE = 'file:///usr/share/doc/node-check/runbooks/'
 const RULES = fileURLToPath(new URL('../packaging/prometheus/node-check.rules.yaml', import.meta.url));
 
 function usage(message) {
-  process.stderr.write(`gen-prometheus-rule: ${message}\nusage: node scripts/gen-prometheus-rule.mjs [--runbook-base URL] [--prometheus-rule [--namespace NS]]\n`);
+  process.stderr.write(`gen-prometheus-rule: ${message}\nusage: node scripts/gen-prometheus-rule.mjs [--runbook-base URL] | --runbook-base URL --prometheus-rule [--namespace NS]\n`);
   process.exit(64);
 }
 
-const options = { base: DEFAULT_RUNBOOK_BASE, wrap: false, namespace: 'node-check' };
+const options = { base: undefined, wrap: false, namespace: 'node-check' };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const [flag, inline] = argv[i].split(/=(.*)/s);
@@ -32,13 +34,17 @@ for (let i = 0; i < argv.length; i++) {
   else if (flag === '--namespace') options.namespace = value();
   else usage(`unknown argument ${JSON.stringify(argv[i])}`);
 }
+if (options.wrap && options.base === undefined) {
+  usage(`--prometheus-rule needs --runbook-base URL: the alerts of a PrometheusRule are read in the cluster's console and Alertmanager, which cannot open ${DEFAULT_RUNBOOK_BASE} on a node; publish docs/runbooks/ (an internal Git server, a wiki) and pass its URL`);
+}
 let base;
 try {
-  base = new URL(options.base);
+  base = new URL(options.base ?? DEFAULT_RUNBOOK_BASE);
 } catch {
   usage(`--runbook-base ${JSON.stringify(options.base)} is not an absolute URL`);
 }
 if (!['https:', 'http:', 'file:'].includes(base.protocol)) usage(`--runbook-base: ${base.protocol} URLs are not links a browser opens`);
+if (options.wrap && base.protocol === 'file:') usage(`--prometheus-rule: --runbook-base ${base.href} is a file on a node, which a console or Alertmanager cannot open; pass the http(s) URL where docs/runbooks/ is published`);
 if (!base.pathname.endsWith('/')) usage('--runbook-base must end with "/" (it is the runbooks directory)');
 if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(options.namespace)) usage(`--namespace ${JSON.stringify(options.namespace)} is not a namespace name`);
 

@@ -224,6 +224,16 @@ const KINDS = [
     fix: 'Remove or correct the named fields before upgrading kubelet to 1.32.',
   },
   {
+    id: 'newer-kubelet-refuses',
+    title: 'A newer kubelet will not start with this configuration',
+    severity: 'warning',
+    versions: 'the three modelled minors after the known one (1.24-1.36), upstream kubelet',
+    messageId: '5b1f0d6e8c2a4e7f9a3d6c1b8e4f2a70',
+    meaning:
+      'Kubelet starts now, but the next kubelet minors (up to three ahead, as far as an upgrade may jump under the version skew policy) would refuse this node\'s configuration: a flag they no longer register (every such flag is named, although kubelet stops at the first), a feature gate they lock or removed, a config field or value they reject, each replayed with that minor\'s own rules. The warning names the minors and says the first one\'s words. It never changes the answer for the kubelet on the node. Not on OpenShift, where an upgrade brings its own rendered configuration with the kubelet: check that one with --machine-config (docs/runbooks/before-upgrade-openshift.md).',
+    fix: 'Before upgrading kubelet to the named minor, make the change the warning names (remove the flag, move the setting into the --config file, drop the gate), so that the upgraded kubelet starts.',
+  },
+  {
     id: 'credential-providers-not-configured',
     title: 'Kubelet has no credential provider flags',
     severity: 'info',

@@ -24,6 +24,7 @@ import {
 import { contextFindings, cannotDecide } from './context-findings.js';
 import { credentialFlags, flavorOf, StartContext } from '../start/start-context.js';
 import { withOwnersWays } from './owner-fix.js';
+import { nextMinorWarnings } from './next-minors.js';
 import { simulateStart, startVerdict, type StartSimulation } from '../start/simulate-start.js';
 import { START_SEQUENCE } from '../start/start-sequence.js';
 import { binariesNotChecked } from '../start/binaries-in-root.js';
@@ -94,6 +95,10 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
   });
 
   findings.unshift(...mergeAcrossVersions(verdicts));
+  // A known minor: what the next minors would refuse, so that an upgrade does not find out first.
+  if (version && verdicts.length === 1 && verdicts[0]!.willStart !== null) {
+    findings.push(...nextMinorWarnings(model, version.minor, flavor.flavor, verdicts[0]!.findings.filter((f) => f.severity === 'error')));
+  }
   const undecidedStep = verdicts.find((v) => v.willStart === null)?.simulation.undecided[0];
   const answers = new Set(verdicts.map((v) => v.willStart));
   const kubeletWillStart = answers.size === 1 ? verdicts[0]!.willStart : null;

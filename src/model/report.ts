@@ -123,6 +123,8 @@ export const ExitCode = {
   /** EX_NOINPUT (sysexits.h): --root, a --machine-config file or an --overlay directory does not exist. */
   noInput: 66,
   internal: 70,
+  /** EX_TEMPFAIL (sysexits.h): serve's --listen address is in use, by a program that may let go of it. */
+  addressInUse: 75,
   sigint: 130,
   sigterm: 143,
 } as const;

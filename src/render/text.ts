@@ -7,6 +7,9 @@ import type { Report } from '../model/report.js';
 import { exitCodeFor } from '../model/report.js';
 import { escapeUnprintable as safe } from './printable.js';
 import { describeMinors, minorsDescribed } from '../kubelet/version.js';
+import { SYSTEMD_FINDING } from '../systemd-preconditions/check-systemd.js';
+
+const SYSTEMD_FINDING_IDS: ReadonlySet<string> = new Set(Object.values(SYSTEMD_FINDING));
 
 export interface TextStyle {
   readonly color: boolean;
@@ -97,7 +100,9 @@ function renderFinding(finding: Finding, p: Painters): string[] {
   const indent = '        ';
   // Messages carry provider names and paths from config files: never let them drive the terminal.
   lines.push(indent + safe(finding.message));
-  if (finding.kubeletLogLine) lines.push(indent + p.dim(finding.inexact ? 'kubelet logs (one of, or like): ' : 'kubelet logs: ') + safe(finding.kubeletLogLine));
+  // systemd's own refusals are logged by systemd, under the unit, before kubelet runs.
+  const logger = SYSTEMD_FINDING_IDS.has(finding.id) ? 'systemd logs' : 'kubelet logs';
+  if (finding.kubeletLogLine) lines.push(indent + p.dim(finding.inexact ? `${logger} (one of, or like): ` : `${logger}: `) + safe(finding.kubeletLogLine));
   else if (finding.kubeletError) lines.push(indent + p.dim('kubelet logs: ') + `"Failed to register CRI auth plugins" err=${JSON.stringify(finding.kubeletError)}`);
   if (finding.path) lines.push(indent + p.dim('path: ') + safe(finding.path));
   lines.push(indent + p.dim('fix: ') + safe(finding.remediation));

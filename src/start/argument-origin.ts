@@ -16,10 +16,37 @@ export interface ArgumentOrigin {
 
 /** The origin of the first word that sets --flag (any of pflag's spellings: -flag, --flag, --flag=v). */
 export function flagOrigin(model: NodeModel, flag: string): ArgumentOrigin | undefined {
-  const name = flag.replace(/^-+/, '');
-  const args = model.kubelet?.args ?? [];
-  const index = args.findIndex((word) => /^--?[^-]/.test(word) && word.replace(/^-+/, '').split('=', 1)[0] === name);
+  const index = flagIndex(model, flag);
   return index < 0 ? undefined : argumentOrigin(model, index);
+}
+
+function flagIndex(model: NodeModel, flag: string): number {
+  const name = flag.replace(/^-+/, '');
+  return (model.kubelet?.args ?? []).findIndex((word) => /^--?[^-]/.test(word) && word.replace(/^-+/, '').split('=', 1)[0] === name);
+}
+
+/**
+ * Where the value of --flag came from, for a finding about an empty part of it: a variable of the
+ * word that nothing sets expands to nothing (systemd.service(5), "Command lines"), so that variable
+ * is the culprit, and the file that sets the word's other variables is where it is missing.
+ * Otherwise as flagOrigin.
+ */
+export function flagValueOrigin(model: NodeModel, flag: string): ArgumentOrigin | undefined {
+  const index = flagIndex(model, flag);
+  const origin = index < 0 ? undefined : argumentOrigin(model, index);
+  const execStart = model.service.execStart;
+  const args = model.kubelet?.args ?? [];
+  if (!origin || !execStart) return origin;
+  const variables = execStart.argvVariables?.[execStart.argv.length - args.length + index] ?? [];
+  const origins = model.service.environmentOrigins ?? {};
+  const unset = variables.filter((v) => origins[v] === undefined);
+  if (unset.length === 0) return origin;
+  const at = `${execStart.source.file}:${execStart.source.line}`;
+  const names = unset.map((v) => `$${v}`).join(', ');
+  const sibling = variables.find((v) => origins[v] !== undefined);
+  if (sibling === undefined) return { path: execStart.source.file, variable: unset[0]!, sentence: `ExecStart= at ${at}, where ${names} ${unset.length === 1 ? 'is' : 'are'} set nowhere` };
+  const siblingFile = origins[sibling]!.replace(/:\d+$/, '');
+  return { path: siblingFile, variable: unset[0]!, sentence: `ExecStart= at ${at}, where ${names} ${unset.length === 1 ? 'is' : 'are'} set nowhere: ${siblingFile} sets $${sibling} but not ${names}` };
 }
 
 /** The origin of kubelet's argument number `index` (0: the first word after kubelet's path). */

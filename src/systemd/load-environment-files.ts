@@ -38,6 +38,9 @@ export function loadEnvironmentFiles(
 
   for (const setting of settings) {
     const { source, optional } = setting;
+    // A file that is missing or that systemd cannot read is the systemd step's finding
+    // (src/systemd-preconditions/check-systemd.ts, with the errno systemd prints); only a content
+    // that systemd rejects needs a diagnostic of its own, naming why.
     const refuse = (reason: string) => {
       if (!optional) {
         diagnostics.push({
@@ -48,7 +51,6 @@ export function loadEnvironmentFiles(
       }
     };
     const paths = hasGlobMagic(setting.path) ? expandGlob(fs, setting.path) : [setting.path];
-    if (paths.length === 0) refuse(`${setting.path}: no file matches`);
     let loaded = paths.length > 0;
     // safe_glob() turns GLOB_NOMATCH into ENOENT; a literal path that does not exist is a no-match too.
     let errno: string | undefined = paths.length === 0 ? 'ENOENT' : undefined;
@@ -57,11 +59,7 @@ export function loadEnvironmentFiles(
       if (!read.ok) {
         loaded = false;
         if (!CANNOT_TELL.has(read.code)) errno ??= read.code;
-        if (CANNOT_TELL.has(read.code)) {
-          diagnostics.push({ severity: 'fatal', ...source, message: `cannot read environment file ${file}: ${goErrnoText(read.code)}` });
-        } else {
-          refuse(`${file}: ${goErrnoText(read.code)}`);
-        }
+        if (CANNOT_TELL.has(read.code)) diagnostics.push({ severity: 'fatal', ...source, message: `cannot read environment file ${file}: ${goErrnoText(read.code)}` });
         continue;
       }
       const parsed = parseEnvFile(read.data, file, { commentBackslashContinues });

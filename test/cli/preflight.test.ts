@@ -174,10 +174,17 @@ t.test('serve: /metrics, /healthz, re-check on change, clean SIGTERM', async (t)
   t.match((await get('/metrics')).body, /^nodecheck_kubelet_start_ok 0$/m);
   t.equal((await get('/healthz')).status, 200);
   t.equal((await get('/nope')).status, 404);
+  const plain = await fetch(`http://127.0.0.1:${port}/metrics`);
+  t.equal(plain.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
+  t.match(await plain.text(), /^process_cpu_seconds_total \d/m, "the process's own families, as prom-client names them");
+  const open = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Accept: 'application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3,*/*;q=0.2' } });
+  t.equal(open.headers.get('content-type'), 'application/openmetrics-text; version=1.0.0; charset=utf-8', 'OpenMetrics when the scraper prefers it');
+  t.match(await open.text(), /^# TYPE process_cpu_seconds counter\n[^]*# EOF\n$/m);
 
   writeFileSync(path.join(root, BIN_DIR, 'acr-credential-provider'), '#!/bin/sh\n', { mode: 0o755 });
   await eventually('the re-check after the plugin appeared', async () => /^nodecheck_kubelet_start_ok 1$/m.test((await get('/metrics')).body));
-  t.match(stderr, /answer changed/);
+  t.match(stderr, /answer changed: kubelet is predicted to start \(before: will NOT start\);.* gone: plugin-binary-missing$/m);
+  t.equal(stderr.match(/answer changed/g)?.length, 1, 'said once');
 
   child.kill('SIGTERM');
   t.equal(await exited, 0, 'SIGTERM shuts down cleanly');
@@ -219,4 +226,18 @@ t.test('serve --auto-restore reverts the fallback once the plugin is back', asyn
   t.match(stderr, /fallback reverted/);
   child.kill('SIGTERM');
   t.equal(await exited, 0);
+});
+
+t.test('serve on an address in use exits 75 (EX_TEMPFAIL) and says so', async (t) => {
+  const root = brokenAcrNode(t.testdir());
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => holder.close());
+  const { port } = holder.address() as { port: number };
+  const child = spawn(process.execPath, [bundle, 'serve', '--root', root, '--kubelet-version', '1.28.7', '--no-journal', '--listen', `127.0.0.1:${port}`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (exitCode) => resolve(exitCode)));
+  t.equal(code, 75);
+  t.match(stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use .*pass another --listen`));
 });

@@ -38,3 +38,12 @@ t.test('only errors and warnings with a path get it, after their own fix', async
   t.equal(info?.remediation, 'Fix it.');
   t.equal(pathless?.remediation, 'Fix it.');
 });
+
+t.test('EKS Amazon Linux 2023 (nodeadm\'s environment file is an EnvironmentFile=): the NodeConfig in the user data', async (t) => {
+  const eks = { service: { unitName: 'kubelet.service', environmentFiles: [{ path: '/etc/eks/kubelet/environment', optional: false, loaded: true }] }, osRelease: {} } as unknown as NodeModel;
+  t.match(ownersWay(eks, '/etc/eks/kubelet/environment'), /nodeadm writes \/etc\/eks\/kubelet\/environment at every boot from the NodeConfig \(node\.eks\.aws\/v1alpha1\).*spec\.kubelet\.flags.*overwritten at the next boot/);
+  t.match(ownersWay(eks, '/etc/kubernetes/kubelet/config.json'), /NodeConfig.*spec\.kubelet\.config/);
+  t.match(ownersWay(eks, '/etc/kubernetes/kubelet/config.json.d/40-nodeadm.conf'), /spec\.kubelet\.config in the launch template's user data/);
+  t.equal(ownersWay(eks, '/etc/kubernetes/kubelet/config.json.d/50-mine.conf'), undefined, "an admin's own drop-in");
+  t.equal(ownersWay(model({}), '/etc/kubernetes/kubelet/config.json'), undefined, 'no nodeadm evidence: the admin edits it');
+});

@@ -92,11 +92,11 @@ t.test('the generator: the runbook base swapped, a PrometheusRule that promtool 
   t.same(plainRules.map((r) => r.annotations.runbook_url), rules.map((r) => r.annotations.runbook_url!.replace(DEFAULT_BASE, base)), 'every runbook_url, and only the base');
   t.notMatch(plain.stdout, /file:\/\//, 'no file URL left');
 
-  const wrapped = await execa('node', [GENERATOR, '--prometheus-rule', '--namespace', 'monitoring-x'], { reject: false });
+  const wrapped = await execa('node', [GENERATOR, '--prometheus-rule', '--namespace', 'monitoring-x', '--runbook-base', base], { reject: false });
   t.equal(wrapped.exitCode, 0, wrapped.stderr);
   const rule = parseYaml(wrapped.stdout) as { apiVersion: string; kind: string; metadata: { namespace: string }; spec: { groups: unknown[] } };
   t.same([rule.apiVersion, rule.kind, rule.metadata.namespace], ['monitoring.coreos.com/v1', 'PrometheusRule', 'monitoring-x']);
-  t.same(rule.spec.groups, groups, 'the groups unchanged');
+  t.same(rule.spec.groups, (parseYaml(plain.stdout) as { groups: unknown[] }).groups, 'the groups, with only the runbook base changed');
   // Its own subtest: a skip ends a test with plan(0), which only a test without assertions can take.
   t.test('promtool accepts the groups', async (t) => {
     if (!requireTools(t, ['promtool'])) return;
@@ -111,7 +111,9 @@ t.test('the generator: the runbook base swapped, a PrometheusRule that promtool 
     [['--runbook-base', 'https://x.internal/runbooks'], /must end with "\/"/],
     [['--runbook-base', 'javascript:alert(1)/'], /not links a browser opens/],
     [['--runbook-base'], /needs a value/],
-    [['--namespace', 'Bad_NS', '--prometheus-rule'], /not a namespace name/],
+    [['--namespace', 'Bad_NS', '--prometheus-rule', '--runbook-base', base], /not a namespace name/],
+    [['--prometheus-rule'], /--prometheus-rule needs --runbook-base URL: .*cannot open file:\/\/\/usr\/share\/doc\/node-check\/runbooks\/ on a node/],
+    [['--prometheus-rule', '--runbook-base', 'file:///srv/runbooks/'], /is a file on a node, which a console or Alertmanager cannot open/],
     [['--frobnicate'], /unknown argument/],
   ] as const) {
     const bad = await execa('node', [GENERATOR, ...args], { reject: false });

@@ -54,3 +54,21 @@ t.test('every minor evaluated: the answer and the hint first, one entry per caus
   const verbose = renderText(all, { color: false, verbose: true });
   t.equal(verbose.split('\n').filter((line) => /^(error|warning|info) /.test(line)).length, all.findings.length, '--verbose: every finding of every version');
 });
+
+t.test("systemd's refusal is labelled as systemd's log, and a missing EnvironmentFile= is said once", async (t) => {
+  const { checkNode } = await import('../../src/check-node.js');
+  const { writeRoot } = await import('../helpers/node-root.js');
+  const root = writeRoot(t.testdir(), {
+    '/etc/systemd/system/kubelet.service': '[Service]\nEnvironmentFile=/etc/sysconfig/kubelet\nExecStart=/usr/bin/kubelet --config=/etc/kubernetes/kubelet.conf $KUBELET_EXTRA_ARGS\n',
+    '/etc/kubernetes/kubelet.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n',
+  });
+  const result = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: '1.30.1' });
+  t.same(
+    result.findings.filter((f) => f.severity !== 'info').map((f) => f.id),
+    ['systemd-environment-file-missing'],
+    'no second unit-problem warning about the same file',
+  );
+  const text = renderText(result, { color: false });
+  t.match(text, /systemd logs \(one of, or like\): kubelet\.service: Failed to load environment files: No such file or directory/);
+  t.notMatch(text, /kubelet logs/);
+});

@@ -51,3 +51,32 @@ t.test('a flag written in ExecStart= itself: the unit file and its line', async 
   t.match(error, { id: 'kubelet-flag-unknown', path: '/etc/systemd/system/kubelet.service.d/10-kubeadm.conf' });
   t.match(error?.message, /\(--keep-terminated-pod-volumes comes from ExecStart= at \/etc\/systemd\/system\/kubelet\.service\.d\/10-kubeadm\.conf:10\)$/);
 });
+
+t.test('an empty --system-reserved quantity from an unset ${VAR}: the variable and the environment file that lacks it', async (t) => {
+  const root = t.testdir({
+    etc: {
+      systemd: {
+        system: {
+          'kubelet.service':
+            '[Service]\nEnvironmentFile=/etc/node-sizing.env\nExecStart=/usr/bin/kubelet --config=/etc/kubernetes/kubelet.conf \\\n  --system-reserved=cpu=${SYSTEM_RESERVED_CPU},memory=${SYSTEM_RESERVED_MEMORY}\n',
+        },
+      },
+      'node-sizing.env': 'SYSTEM_RESERVED_MEMORY=1Gi\n',
+      kubernetes: { 'kubelet.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n' },
+    },
+  });
+  const error = await finding(root);
+  t.match(error, { id: 'system-reserved-unparsable', path: '/etc/node-sizing.env' });
+  t.match(error?.message, /where \$SYSTEM_RESERVED_CPU is set nowhere: \/etc\/node-sizing\.env sets \$SYSTEM_RESERVED_MEMORY but not \$SYSTEM_RESERVED_CPU\)$/);
+  t.match(error?.remediation, /Set \$SYSTEM_RESERVED_CPU in \/etc\/node-sizing\.env\.$/);
+});
+
+t.test('--system-reserved from the config file only: the config file', async (t) => {
+  const root = t.testdir({
+    etc: {
+      systemd: { system: { 'kubelet.service': '[Service]\nExecStart=/usr/bin/kubelet --config=/etc/kubernetes/kubelet.conf\n' } },
+      kubernetes: { 'kubelet.conf': 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nsystemReserved:\n  cpu: ""\n' },
+    },
+  });
+  t.match(await finding(root), { id: 'system-reserved-unparsable', path: '/etc/kubernetes/kubelet.conf' });
+});

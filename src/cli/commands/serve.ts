@@ -8,13 +8,16 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Settings } from '../../settings.js';
 import type { CliIo } from '../io.js';
-import type { Report } from '../../model/report.js';
+import { ExitCode, type Report } from '../../model/report.js';
 import { runNodeCheck, autoRestore } from '../../run-node-check.js';
 import { renderMetrics, renderUndecidedMetrics } from '../../sinks/metrics.js';
+import { OPENMETRICS_CONTENT_TYPE, prefersOpenMetrics, renderGauges, TEXT_CONTENT_TYPE, toOpenMetrics } from '../../sinks/exposition.js';
+import { processFamilies, readProcessFacts } from '../../serve/process-metrics.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
 import { boundConnections } from '../../serve/connection-limits.js';
+import { answerOf, describeAnswerChange, type Answer } from '../../serve/answer-change.js';
 import { VERSION } from '../../version.js';
 import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
 import { inClusterClient, nodeKubeletVersion } from '../../overlay/cluster.js';
@@ -52,7 +55,7 @@ const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/lo
 
 export async function runServe(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
   io.claimShutdown?.();
-  const state: { report?: Report; metrics?: string; checkedAt?: number; answerKey?: string; pendingKey?: string } = {};
+  const state: { report?: Report; metrics?: string; checkedAt?: number; answer?: Answer; pendingKey?: string } = {};
   // --machine-config FILE|DIR: configurations waiting to be applied (issue 9), re-evaluated on every check.
   const pendingArgs = args['machine-config'] === undefined ? [] : ([] as unknown[]).concat(args['machine-config']).map(String);
   let pendingWatcher: Watcher | undefined;
@@ -119,12 +122,14 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     }
     state.report = report;
     state.checkedAt = Date.now();
-    const key = answerKey(report);
-    if (key !== state.answerKey) {
+    const answer = answerOf(report);
+    const change = describeAnswerChange(state.answer, answer);
+    if (change !== undefined) {
+      // Recorded before the journal is written, so that nothing of this answer is said twice.
+      state.answer = answer;
+      io.stderr(`node-check: ${change}\n`);
       const entries = journalEntriesFor(report, { unit: settings.unit, pid: process.pid });
       if (settings.journal && entries.length > 0) await writeJournal(entries, { timeoutMs: 5000, stderr: io.stderr, objectPid: process.pid });
-      io.stderr(`node-check: ${state.answerKey === undefined ? 'first check' : 'answer changed'}: kubelet ${report.kubeletWillStart === true ? 'is predicted to start' : report.kubeletWillStart === false ? 'will NOT start' : 'start cannot be predicted'}\n`);
-      state.answerKey = key;
     }
     watcher?.close();
     watcher = watchPaths(settings.root, pathsToWatch(settings.unit, report), scheduleCheck);
@@ -161,7 +166,10 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD' }).end();
     } else if (url === '/metrics' && state.metrics) {
-      response.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' }).end(state.metrics);
+      // The last check's families, then this process's, read now (as prom-client's registry does at scrape time).
+      const text = `${state.metrics}\n${renderGauges(processFamilies(readProcessFacts()))}`;
+      const openMetrics = prefersOpenMetrics(request.headers.accept);
+      response.writeHead(200, { 'Content-Type': openMetrics ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE, Vary: 'Accept' }).end(openMetrics ? toOpenMetrics(text) : text);
     } else if (url === '/metrics') {
       response.writeHead(503, { 'Content-Type': 'text/plain' }).end('first check not finished\n');
     } else if (url === '/healthz') {
@@ -176,6 +184,10 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
   try {
     await listen(server, settings.listen);
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      io.stderr(`node-check: cannot listen on ${settings.listen}: the address is in use (another node-check serve, or another program, is listening there): stop that one or pass another --listen\n`);
+      return ExitCode.addressInUse;
+    }
     io.stderr(`node-check: cannot listen on ${settings.listen}: ${(error as Error).message}\n`);
     return 2;
   }
@@ -207,11 +219,6 @@ function listen(server: Server, address: string): Promise<void> {
       resolve();
     });
   });
-}
-
-/** What changes the answer: kubelet's prediction, the finding kinds, and the fallback. */
-function answerKey(report: Report): string {
-  return JSON.stringify([report.kubeletWillStart, [...new Set(report.findings.map((f) => f.id))].sort(), report.fallback.active]);
 }
 
 function pathsToWatch(unit: string, report: Report): string[] {

@@ -31,6 +31,7 @@ import { clientCaFileOf, NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS } from './depe
 import { goSprintf, RUN_WRAP, wrapStepError } from '../../kubelet/data/start-sequence.js';
 import { checkServingCert } from '../../kubelet/node-setup/serving-cert.js';
 import { nodePathKey } from '../../credentials/registration.js';
+import { flagValueOrigin } from '../argument-origin.js';
 import type { PathFact } from '../../model/node.js';
 import type { FindingId } from '../../catalog/findings.js';
 
@@ -96,7 +97,7 @@ function ordered(context: StartContext): Ordered[] {
     ...(text('reservedSystemCPUs') !== undefined ? { reservedSystemCPUs: text('reservedSystemCPUs') } : {}),
     ...(context.model.kubeletConfig.configFile ? { reservedPath: context.model.kubeletConfig.configFile.path } : {}),
   }, (gate) => context.gateEnabled(gate), context.flavor) ?? [];
-  for (const { step, result } of setup) items.push({ step, outcome: result });
+  for (const { step, result } of setup) items.push({ step, outcome: reservedOnCommandLine(context, step, result) });
   items.push(...startInputs(context));
 
   const host = context.model.host;
@@ -187,6 +188,24 @@ function ordered(context: StartContext): Ordered[] {
   }
   const rank = (step: Ordered['step']) => (step === 'post-start' ? Number.MAX_SAFE_INTEGER : stepIndex(context.minor, step) ?? Number.MAX_SAFE_INTEGER - 1);
   return items.sort((a, b) => rank(a.step) - rank(b.step));
+}
+
+/**
+ * A --kube-reserved / --system-reserved that kubelet cannot parse names the file and variable that
+ * hold it when the flag is on the command line (flags override the config file's field): an unset
+ * ${VAR} in it is the usual empty quantity.
+ */
+function reservedOnCommandLine(context: StartContext, step: StartStepId, result: PreconditionOutcome): PreconditionOutcome {
+  const flag = step === 'run:kube-reserved' ? 'kube-reserved' : step === 'run:system-reserved' ? 'system-reserved' : undefined;
+  if (!flag || !isFailure(result) || !context.model.kubelet || lastValue(context.model.kubelet.flags, flag) === undefined) return result;
+  const origin = flagValueOrigin(context.model, flag);
+  if (!origin) return result;
+  return {
+    ...result,
+    message: `${result.message} (--${flag} comes from ${origin.sentence})`,
+    remediation: origin.variable ? `${result.remediation} Set $${origin.variable} in ${origin.path}.` : result.remediation,
+    path: origin.path,
+  };
 }
 
 /** The host fact for --cloud-provider: 'not-checked' when the host was not read (another root). */
