@@ -6,7 +6,7 @@
 import { RootFs, goErrnoText } from '../host/root-fs.js';
 import { parseElf, EXECUTABLE_HEAD_BYTES, machineOfNodeArch } from '../host/elf.js';
 import type { FileContent, FileTable, KubeletConfigFacts, NodeModel, PathFact } from '../model/node.js';
-import { CredentialFlag, lastValue, locateKubelet, parseKubeletFlags, type KubeletFlags } from '../kubelet/flags.js';
+import { allValues, CredentialFlag, lastValue, locateKubelet, parseKubeletFlags, type KubeletFlags } from '../kubelet/flags.js';
 import { certStoreFiles, DEFAULT_CERT_DIR, kubeconfigReferences } from '../kubelet/node-setup/kubeconfig.js';
 import { servingCertFiles } from '../kubelet/node-setup/serving-cert.js';
 import { loadService } from '../systemd/load-service.js';
@@ -88,6 +88,7 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     wrapper: kubelet?.wrapper ?? [],
     osRelease,
     openshiftMarkers: OPENSHIFT_MARKER_PATHS.filter((path) => fs.stat(path).ok),
+    nodeLabels: kubelet ? allValues(kubelet.flags, 'node-labels') : [],
   }, options.kubeletFlavor);
 
   return {

@@ -28,6 +28,7 @@ import { nextMinorWarnings } from './next-minors.js';
 import { simulateStart, startVerdict, type StartSimulation } from '../start/simulate-start.js';
 import { START_SEQUENCE } from '../start/start-sequence.js';
 import { binariesNotChecked } from '../start/binaries-in-root.js';
+import { hostInputsNotChecked } from '../start/steps/undecided-inputs.js';
 import { checkSystemdPreconditions } from '../systemd-preconditions/check-systemd.js';
 import { failureToFinding, isFailure } from '../systemd-preconditions/outcome.js';
 
@@ -43,6 +44,7 @@ interface VersionVerdict {
   readonly simulation: StartSimulation;
   readonly registration?: RegistrationResult;
   readonly findings: readonly Finding[];
+  readonly notChecked: readonly { readonly fact: string; readonly reason: string }[];
 }
 
 export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Report {
@@ -91,6 +93,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
       simulation,
       registration,
       findings: [...failure, ...simulation.findings, ...credentialWarnings(context, traits, registration)],
+      notChecked: hostInputsNotChecked(context),
     };
   });
 
@@ -114,7 +117,8 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
       findings.unshift(cannotDecide(`Without the kubelet version the answer differs: ${parts.join(', ')}.`, 'versions-disagree'));
     }
   }
-  return { ...base, kubeletWillStart, kubelet: kubeletSection(providerStatuses(verdicts)), findings: withOwnersWays(model, orderBySeverity(findings)) };
+  const hostInputs = [...new Map(verdicts.flatMap((v) => v.notChecked).map((n) => [n.fact, n])).values()];
+  return { ...base, notChecked: [...base.notChecked, ...hostInputs], kubeletWillStart, kubelet: kubeletSection(providerStatuses(verdicts)), findings: withOwnersWays(model, orderBySeverity(findings)) };
 }
 
 /** Kubelet's start on this node for one modelled minor: what `check` reports and the fallback plans from. */

@@ -17,7 +17,14 @@ import { MODELLED_MINORS } from './data/minors.js';
 
 export type InputStatus =
   | { readonly kind: 'modelled'; readonly by: string }
-  | { readonly kind: 'no-effect'; readonly source: string; readonly accepts?: (value: unknown) => boolean; readonly acceptsText?: string }
+  | {
+      readonly kind: 'no-effect';
+      readonly source: string;
+      readonly accepts?: (value: unknown) => boolean;
+      readonly acceptsText?: string;
+      /** Another value depends on the machine, not the files (a host fact): with a root other than the live "/", not checked. */
+      readonly hostFact?: string;
+    }
   | { readonly kind: 'undecided' };
 
 const modelled = (by: string): InputStatus => ({ kind: 'modelled', by });
@@ -81,7 +88,16 @@ const FIELDS: Readonly<Record<string, InputStatus>> = {
   cpuManagerPolicy: modelled('the container manager\'s cpumanager.NewManager (kubelet-cpu-manager-policy-invalid); static with a CPU reservation: undecided'),
   providerID: noEffect('pkg/kubelet/kubelet_node_status.go: copied into the Node object, no check'),
   resolvConf: noEffect('pkg/kubelet/network/dns/dns.go: read for each pod\'s DNS; at start problems with the file are only logged'),
-  address: noEffect('cmd/kubelet/app/server.go startKubelet: the servers\' listen address', (v) => ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(String(v)), 'an address every host can bind (0.0.0.0, ::, 127.0.0.1, ::1)'),
+  // pkg/kubelet/server/server.go ListenAndServeKubeletServer: a listen that fails exits 1 ("Failed to listen and serve"),
+  // which for any other address depends on the machine's own addresses.
+  address: {
+    ...noEffect('cmd/kubelet/app/server.go startKubelet: the servers\' listen address', (v) => ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(String(v)), 'an address every host can bind (0.0.0.0, ::, 127.0.0.1, ::1)'),
+    hostFact: 'whether the machine has the address kubelet listens on',
+  } as InputStatus,
+  // cmd/kubelet/app/server.go run(): GetKubeletContainer only logs ("Failed to get the kubelet's cgroup"); pkg/kubelet/cm/
+  // container_manager_linux.go setupNode: createManager builds a libcontainer manager for the path without creating
+  // it, and ensureProcessInContainerWithOOMScore moves kubelet there periodically, errors logged (1.24-1.36).
+  kubeletCgroups: noEffect('pkg/kubelet/cm/container_manager_linux.go setupNode: the kubelet\'s cgroup is ensured periodically; errors are logged', (v) => typeof v === 'string' && v.startsWith('/'), 'an absolute cgroup path'),
   cpuCFSQuota: noEffect('cmd/kubelet/app/server.go run(): EnforceCPULimits for the container manager, no check'),
   enableControllerAttachDetach: noEffect('pkg/kubelet/kubelet.go NewMainKubelet: the volume manager\'s attach mode, no check'),
   enableServer: noEffect('cmd/kubelet/app/server.go startKubelet: whether the servers start at all'),
@@ -166,6 +182,8 @@ export interface UndecidedInput {
   /** "--flag" or the field name. */
   readonly input: string;
   readonly reason: string;
+  /** Set when the value depends on the machine (the input's hostFact): not checked with another root. */
+  readonly hostFact?: string;
 }
 
 const isEmpty = (v: unknown) =>
@@ -208,7 +226,7 @@ export function undecidedInputs(minor: number, config: Readonly<Record<string, u
     if (status.kind === 'undecided' && !isDefaultValue(minor, field, value)) {
       out.push({ input: field, reason: `kubelet 1.${minor} acts on ${field} at start and node-check has no rule for ${JSON.stringify(value).slice(0, 80)}` });
     } else if (status.kind === 'no-effect' && status.accepts && !isDefaultValue(minor, field, value) && !status.accepts(value)) {
-      out.push({ input: field, reason: `node-check decides ${field} only for ${status.acceptsText ?? 'some values'}, not ${JSON.stringify(value).slice(0, 80)}` });
+      out.push({ input: field, reason: `node-check decides ${field} only for ${status.acceptsText ?? 'some values'}, not ${JSON.stringify(value).slice(0, 80)}`, ...(status.hostFact ? { hostFact: status.hostFact } : {}) });
     }
   }
   const standalone = (flags.get('kubeconfig') ?? []).every((v) => v === '');

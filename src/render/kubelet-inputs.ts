@@ -15,6 +15,7 @@ function describe(status: InputStatus): [string, string] {
     case 'modelled':
       return ['modelled', status.by];
     case 'no-effect':
+      if (status.hostFact) return ['no effect at start', `${status.source}; decided for ${status.acceptsText ?? 'some values'}; another value is a host fact (${status.hostFact}): undecided on the live root, not checked with any other root`];
       return ['no effect at start', status.acceptsText ? `${status.source}; decided for ${status.acceptsText}, other values undecided` : status.source];
     case 'undecided':
       return ['undecided', 'a non-default value makes the answer "cannot tell" (exit 2), naming the input, its file and line'];

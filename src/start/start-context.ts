@@ -14,7 +14,7 @@ import { simulateRegistration, type RegistrationResult } from '../credentials/re
 import { parseFeatureGateFlag, TOKEN_GATE } from '../kubelet/feature-gates.js';
 import { setFeatureGates, type SetFeatureGatesResult } from '../kubelet/gates/set-feature-gates.js';
 import { gatesFor } from '../kubelet/gates/gate-table.js';
-import { CredentialFlag, lastValue } from '../kubelet/flags.js';
+import { allValues, CredentialFlag, lastValue } from '../kubelet/flags.js';
 import { commandLineFinding, type CommandLineVerdict } from '../kubelet/command-line/findings.js';
 import type { CommandLineParse } from '../kubelet/command-line/parse-command-line.js';
 import { formatFatalLine } from '../kubelet/data/start-sequence.js';
@@ -157,7 +157,7 @@ export class StartContext {
 
 /** The flavour discovery decided, or the one the node's own evidence gives (models built without discovery). */
 export function flavorOf(model: NodeModel): FlavorDecision {
-  return model.flavor ?? decideFlavor({ wrapper: model.kubelet?.wrapper ?? [], osRelease: model.osRelease, openshiftMarkers: [], versionText: model.kubeletVersion?.text });
+  return model.flavor ?? decideFlavor({ wrapper: model.kubelet?.wrapper ?? [], osRelease: model.osRelease, openshiftMarkers: [], versionText: model.kubeletVersion?.text, nodeLabels: model.kubelet ? allValues(model.kubelet.flags, 'node-labels') : [] });
 }
 
 export function credentialFlags(model: NodeModel): CredentialFlags | undefined {

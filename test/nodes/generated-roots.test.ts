@@ -63,6 +63,9 @@ const GENERATORS: readonly Generator[] = [
   { name: 'kind', distro: 'kind', gitDir: process.env.NODE_CHECK_KIND_GIT ?? '/work/.mirror/kubernetes-sigs+kind/repo', ref: (lock) => (lock.inputs as { kind: { ref: string }[] }).kind.map((k) => k.ref).join(',') },
   { name: 'eks-al2023', distro: 'eks-al2023', gitDir: process.env.NODE_CHECK_EKS_AMI_GIT ?? '/work/.mirror/awslabs+amazon-eks-ami/repo', ref: (lock) => (lock.inputs as { eks: { ref: string } }).eks.ref },
   { name: 'eks-al2', distro: 'eks-al2', gitDir: process.env.NODE_CHECK_EKS_AMI_GIT ?? '/work/.mirror/awslabs+amazon-eks-ami/repo', ref: (lock) => (lock.inputs as { eks: { ref: string } }).eks.ref },
+  { name: 'kubespray', distro: 'kubespray', gitDir: process.env.NODE_CHECK_KUBESPRAY_GIT ?? '/work/.mirror/kubernetes-sigs+kubespray/repo', ref: (lock) => (lock.inputs as { kubespray: { ref: string } }).kubespray.ref },
+  { name: 'image-builder', distro: 'image-builder', gitDir: process.env.NODE_CHECK_IMAGE_BUILDER_GIT ?? '/work/.mirror/kubernetes-sigs+image-builder/repo', ref: (lock) => (lock.inputs as { imageBuilder: { ref: string } }).imageBuilder.ref },
+  { name: 'minikube', distro: 'minikube', gitDir: process.env.NODE_CHECK_MINIKUBE_GIT ?? '/work/.mirror/kubernetes+minikube/repo', ref: (lock) => (lock.inputs as { minikube: { ref: string } }).minikube.ref },
 ];
 
 // @ts-expect-error: a plain .mjs module without types

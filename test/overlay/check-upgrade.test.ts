@@ -152,7 +152,9 @@ t.test('prepareCheckArgs: command-line order, 1.29.x, --openshift-version', asyn
   // openshift/microshift release-4.17 vendors the fork at v1.30.1 (openshift-kubelet-source.lock.json).
   const os417 = prepareCheckArgs([], { 'openshift-version': '4.17' });
   t.match('args' in os417 && os417.args, { 'kubelet-version': '1.30', openshiftVersion: { verified: true } });
-  t.match(prepareCheckArgs([], { 'openshift-version': '4.11' }), { usage: /4\.12 to 4\.23/ });
+  t.match(prepareCheckArgs([], { 'openshift-version': '4.5' }), { usage: /4\.6 to 4\.23/ });
+  // 4.6-4.10 run kubelet 1.19-1.23, outside the modelled minors: the check then says it cannot tell.
+  t.match(prepareCheckArgs([], { 'openshift-version': '4.10' }), { args: { 'kubelet-version': '1.23' } });
   t.match(prepareCheckArgs([], { 'openshift-version': '4.24' }), { usage: /not an OpenShift version/ }, 'never a neighbour');
 });
 

@@ -156,3 +156,21 @@ t.test('--tls-cipher-suites is split as pflag does: a space after a comma is par
   const sim = run('"--tls-cipher-suites=TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384"', 30, '');
   t.equal(sim.failure?.kubeletError, "failed to construct kubelet dependencies: Cipher suite  TLS_AES_256_GCM_SHA384 not supported or doesn't exist");
 });
+
+t.test('address: a host fact; kubeletCgroups: decided for an absolute path (kubespray writes both)', async (t) => {
+  const { evaluate } = await import('../../src/evaluate/evaluate.js');
+  const config = `authentication:\n  x509:\n    clientCAFile: ${CA}\naddress: "10.0.0.11"\nkubeletCgroups: /system.slice/kubelet.service\n`;
+  const base = modelOf({ execStart: `/usr/bin/kubelet --config=${CONF} --kubeconfig=/etc/kubernetes/kubelet.conf`, files: { '/usr/bin/kubelet': executable(), [CA]: fileFact(PEM) } });
+  const withConfig = (root: string, extra = ''): NodeModel => ({ ...base, root, kubeletConfig: { configFile: { path: CONF, content: Buffer.from(KC + config + extra) } }, kubeletVersion: { text: '1.34.0', source: 'flag' } });
+  const other = evaluate(withConfig('/copy'));
+  t.equal(other.kubeletWillStart, true, 'another root: the listen address is not checked and changes no answer');
+  t.match(other.notChecked, [{ fact: 'address', reason: /whether the machine has the address kubelet listens on \(address "10\.0\.0\.11"\)/ }]);
+  const live = evaluate(withConfig('/'));
+  t.equal(live.kubeletWillStart, null, 'the live root: whether this machine has 10.0.0.11 is not read, so cannot tell');
+  t.match(live.findings.find((f) => f.id === 'cannot-decide')?.message, /address .*not "10\.0\.0\.11"/);
+  t.notMatch(live.findings.map((f) => f.message).join(' '), /kubeletCgroups/, 'an absolute kubeletCgroups is decided');
+  const relative = evaluate({ ...withConfig('/copy'), kubeletConfig: { configFile: { path: CONF, content: Buffer.from(KC + `authentication:\n  x509:\n    clientCAFile: ${CA}\nkubeletCgroups: kubelet.slice\n`) } } });
+  t.equal(relative.kubeletWillStart, null, 'a relative kubeletCgroups is not decided');
+  const universal = evaluate({ ...withConfig('/'), kubeletConfig: { configFile: { path: CONF, content: Buffer.from(KC + `authentication:\n  x509:\n    clientCAFile: ${CA}\naddress: 0.0.0.0\n`) } } });
+  t.equal(universal.notChecked.some((n) => n.fact === 'address'), false, '0.0.0.0 is decided: nothing left unchecked');
+});

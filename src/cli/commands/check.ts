@@ -9,7 +9,7 @@ import { checkNode } from '../../check-node.js';
 import { RootFs } from '../../host/root-fs.js';
 import { fallbackStatus, readFallbackState } from '../../fallback/state.js';
 import type { OverlayArg } from '../../overlay/read-inputs.js';
-import { kubeletForOpenShift } from '../../kubelet/data/openshift-kubelet.js';
+import { kubeletForOpenShift, OPENSHIFT_KUBELET } from '../../kubelet/data/openshift-kubelet.js';
 import { applyIgnores } from '../../evaluate/ignore.js';
 
 export type { OverlayArg } from '../../overlay/read-inputs.js';
@@ -56,7 +56,7 @@ export function prepareCheckArgs(argv: readonly string[], parsed: Record<string,
     if (typeof openshift !== 'string') return { usage: '--openshift-version needs a version like 4.16' };
     if (kubeletVersion !== undefined) return { usage: 'give --kubelet-version or --openshift-version, not both' };
     const row = kubeletForOpenShift(openshift);
-    if (!row) return { usage: `--openshift-version: "${openshift}" is not an OpenShift version node-check knows (4.12 to 4.23)` };
+    if (!row) return { usage: `--openshift-version: "${openshift}" is not an OpenShift version node-check knows (4.${OPENSHIFT_KUBELET[0]!.openshiftMinor} to 4.${OPENSHIFT_KUBELET[OPENSHIFT_KUBELET.length - 1]!.openshiftMinor})` };
     args['kubelet-version'] = `1.${row.kubeletMinor}`;
     args['openshiftVersion'] = { openshift: `4.${row.openshiftMinor}`, kubeletMinor: `1.${row.kubeletMinor}`, verified: row.verified } satisfies UpgradeSection['openshiftVersion'];
   }

@@ -22,6 +22,10 @@
  * - 4.17 and 4.23: openshift/microshift's release branches vendor the fork at v1.30.1 and v1.36.3
  *   (vendor/modules.txt; scripts/generate/openshift-kubelet-source.lock.json records every release
  *   4.12-4.23 and 5.0, which all agree with this table).
+ * - 4.6-4.11: openshift/machine-config-operator's go.mod at release-4.N requires (and replaces to)
+ *   k8s.io/kubernetes and k8s.io/kubelet of that Kubernetes minor: 4.6=1.19 … 4.11=1.24 (v0.24.17);
+ *   release-4.12's says 1.25, as the table above. 4.6-4.10 are outside the modelled minors
+ *   (1.24-1.36): a node of theirs is "cannot tell".
  * - 5.0 vendors the same fork commit as 4.23 (kubelet 1.36); it is not listed because
  *   --openshift-version accepts 4.x only.
  * Code that uses an unverified row says so (finding openshift-version-unverified).
@@ -35,6 +39,12 @@ export interface OpenShiftKubeletRow {
 }
 
 export const OPENSHIFT_KUBELET: readonly OpenShiftKubeletRow[] = [
+  { openshiftMinor: 6, kubeletMinor: 19, verified: true, source: 'openshift/machine-config-operator release-4.6 go.mod: k8s.io/kubernetes v1.19' },
+  { openshiftMinor: 7, kubeletMinor: 20, verified: true, source: 'openshift/machine-config-operator release-4.7 go.mod: k8s.io/kubernetes v1.20' },
+  { openshiftMinor: 8, kubeletMinor: 21, verified: true, source: 'openshift/machine-config-operator release-4.8 go.mod: k8s.io/kubernetes v1.21' },
+  { openshiftMinor: 9, kubeletMinor: 22, verified: true, source: 'openshift/machine-config-operator release-4.9 go.mod: k8s.io/kubernetes v1.22' },
+  { openshiftMinor: 10, kubeletMinor: 23, verified: true, source: 'openshift/machine-config-operator release-4.10 go.mod: k8s.io/kubernetes v1.23' },
+  { openshiftMinor: 11, kubeletMinor: 24, verified: true, source: 'openshift/machine-config-operator release-4.11 go.mod: k8s.io/kubernetes v1.24' },
   { openshiftMinor: 12, kubeletMinor: 25, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
   { openshiftMinor: 13, kubeletMinor: 26, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
   { openshiftMinor: 14, kubeletMinor: 27, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },

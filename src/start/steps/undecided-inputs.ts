@@ -15,8 +15,7 @@ export const undecidedInputsStep: StartCheck = {
   stage: 'kubelet',
   appliesTo: () => true,
   run(context) {
-    const flags = context.model.kubelet?.flags.occurrences ?? new Map<string, readonly string[]>();
-    const inputs = undecidedInputs(context.minor, context.effectiveConfig, flags);
+    const inputs = decidableInputs(context).filter((input) => !input.hostFact || context.model.root === '/');
     if (inputs.length === 0) return PASS;
     const located = inputs.map((input) => ({ ...input, where: whereSet(context, input.input) }));
     const text = located.map((i) => `${i.input}${i.where ? ` (${i.where.file}${i.where.line ? `:${i.where.line}` : ''})` : ''}: ${i.reason}`).join('; ');
@@ -24,6 +23,21 @@ export const undecidedInputsStep: StartCheck = {
     return { undecidable: `node-check has no rule for ${located.length === 1 ? 'an input' : `${located.length} inputs`} kubelet 1.${context.minor} acts on before it starts: ${text}`, ...(first ? { path: first.file } : {}) };
   },
 };
+
+function decidableInputs(context: StartContext) {
+  return undecidedInputs(context.minor, context.effectiveConfig, context.model.kubelet?.flags.occurrences ?? new Map<string, readonly string[]>());
+}
+
+/**
+ * With a root other than the live "/", the inputs whose value depends on the machine (a listen
+ * address) are host facts, as swap or the CRI socket are: not checked, and they change no answer.
+ */
+export function hostInputsNotChecked(context: StartContext): { fact: string; reason: string }[] {
+  if (context.model.root === '/') return [];
+  return decidableInputs(context)
+    .filter((input) => input.hostFact)
+    .map((input) => ({ fact: input.input, reason: `${input.hostFact} (${input.input} ${JSON.stringify(context.effectiveConfig[input.input]).slice(0, 80)}): a fact of the machine, not read with --root ${context.model.root}` }));
+}
 
 /** The file (and line) that sets a flag (the ExecStart= line) or a field (the last drop-in that names it, else --config). */
 function whereSet(context: StartContext, input: string): { file: string; line?: number } | undefined {
