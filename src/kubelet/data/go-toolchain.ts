@@ -3,10 +3,10 @@
  * Go's standard library kubelet's behaviour depends on (crypto/x509, encoding/pem).
  *
  * PROVENANCE (read at the tags from the Go module proxy, k8s.io/kubernetes@v1.N.P):
- * - firstGo: build/build-image/cross/VERSION at v1.N.0 (v1.24.0-go1.18.1 … v1.36.0-go1.26.2).
+ * - firstGo: build/build-image/cross/VERSION at v1.N.0 (v1.24.0-go1.18.1 … v1.36.0-go1.26.2, v1.37.0-go1.26.5).
  * - lastGo: .go-version at the newest patch read (v1.24.17 1.20.7, v1.25.16 1.20.10, v1.26.15
  *   1.21.8, v1.27.16 1.22.5, v1.28.15 1.22.8, v1.29.15 1.23.6, v1.30.14 1.23.10, v1.31.14 1.24.9,
- *   v1.32.13 1.24.13, v1.33.13 1.25.11, v1.34.12 1.26.5, v1.35.8 1.26.5, v1.36.5 1.26.8).
+ *   v1.32.13 1.24.13, v1.33.13 1.25.11, v1.34.12 1.26.5, v1.35.8 1.26.5, v1.36.5 1.26.8, v1.37.2 1.26.10).
  * - negativeSerialAllowed: GODEBUG x509negativeserial's default (Go 1.23+, src/internal/godebugs/
  *   table.go: changed in 1.23, old value "1") follows the main module's go.mod: `go 1.16`…`go 1.22.0`
  *   in 1.24-1.31 (old default: allowed), `go 1.23.0` + `godebug default=go1.23` from 1.32 on (the
@@ -38,4 +38,5 @@ export const KUBELET_GO_TOOLCHAINS: Readonly<Record<number, KubeletGoToolchain>>
   34: row(24, 26, false),
   35: row(25, 26, false),
   36: row(26, 26, false),
+  37: row(26, 26, false),
 };
