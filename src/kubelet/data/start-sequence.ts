@@ -301,11 +301,19 @@ export function aggregateError(messages: readonly string[]): string {
 export interface FatalLine {
   /** The part of the journal line after the klog header (or the whole line for 1.24). */
   readonly text: string;
-  /**
-   * true when klog may render the value differently: klog prints multi-line string values in a
-   * `<<…>>`-style block in some versions, so an error containing a newline is not pinned.
-   */
+  /** true when the words are not pinned (1.24's Error: line after flag parsing). */
   readonly inexact: boolean;
+}
+
+/**
+ * klog's ` key=value` for a string value: %q without a line break, else the block form
+ * `key=<`, each line tab-indented, ` >` (k8s.io/klog/v2 internal/serialize/keyvalues.go
+ * writeStringValue, the same in v2.60.1 (1.24) through v2.140.0 (1.37)).
+ */
+export function klogStringValue(key: string, value: string): string {
+  if (!value.includes('\n')) return `${key}=${goQuote(value)}`;
+  const lines = value.endsWith('\n') ? value.slice(0, -1).split('\n') : value.split('\n');
+  return `${key}=<\n${lines.map((l) => `\t${l}\n`).join('')} >`;
 }
 
 /**
@@ -326,10 +334,10 @@ export function fatalLine(minor: number, err: string, step?: StartStepId): Fatal
   const seq = startSequence(minor);
   if (!seq) return undefined;
   const direct = step ? seq.formats[step]?.klogMessage : undefined;
-  if (direct) return { text: `${goQuote(direct)} err=${goQuote(err)}`, inexact: err.includes('\n') };
+  if (direct) return { text: `${goQuote(direct)} ${klogStringValue('err', err)}`, inexact: false };
   if (seq.fatalLine === 'plain-error') {
     const pinned = step === undefined || step === 'parse-flags' || step === 'stray-argument';
     return { text: `Error: ${err}`, inexact: !pinned };
   }
-  return { text: `"command failed" err=${goQuote(err)}`, inexact: err.includes('\n') };
+  return { text: `"command failed" ${klogStringValue('err', err)}`, inexact: false };
 }
