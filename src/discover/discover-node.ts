@@ -6,7 +6,8 @@
 import { RootFs, goErrnoText } from '../host/root-fs.js';
 import { parseElf, EXECUTABLE_HEAD_BYTES, machineOfNodeArch } from '../host/elf.js';
 import type { FileContent, FileTable, KubeletConfigFacts, NodeModel, PathFact } from '../model/node.js';
-import { CredentialFlag, lastValue, locateKubelet, parseKubeletFlags } from '../kubelet/flags.js';
+import { CredentialFlag, lastValue, locateKubelet, parseKubeletFlags, type KubeletFlags } from '../kubelet/flags.js';
+import { certStoreFiles, DEFAULT_CERT_DIR, kubeconfigReferences } from '../kubelet/node-setup/kubeconfig.js';
 import { loadService } from '../systemd/load-service.js';
 import { parseEnvFile } from '../systemd/env-file.js';
 import { providerEntriesIn } from '../credentials/provider-names.js';
@@ -76,6 +77,7 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
   for (const path of clientCaCandidates(kubeletConfig, kubelet ? lastValue(kubelet.flags, 'client-ca-file') : undefined)) {
     files[nodePathKey(path)] ??= pathFact(fs, path, { content: true });
   }
+  if (kubelet) for (const path of clientConfigFiles(fs, kubelet.flags)) files[nodePathKey(path)] ??= pathFact(fs, path, { content: true });
   // Kubelet 1.24-1.30 opens --cloud-config before it initialises an in-tree provider.
   const cloudConfig = kubelet ? lastValue(kubelet.flags, 'cloud-config') : undefined;
   if (cloudConfig) files[nodePathKey(cloudConfig)] ??= pathFact(fs, cloudConfig);
@@ -184,6 +186,25 @@ function clientCaCandidates(facts: KubeletConfigFacts, flag: string | undefined)
     if (typeof file === 'string' && file !== '') paths.add(file.startsWith('/') ? file : goJoin(path.slice(0, path.lastIndexOf('/')) || '/', file));
   }
   return [...paths].slice(0, 8);
+}
+
+/**
+ * The files buildKubeletClientConfig may read (src/kubelet/node-setup/kubeconfig.ts): --kubeconfig,
+ * --bootstrap-kubeconfig, the CA and client certificate files each names, and the client
+ * certificate store in --cert-dir. Nothing in standalone mode (no --kubeconfig).
+ */
+function clientConfigFiles(fs: RootFs, flags: KubeletFlags): string[] {
+  const kubeconfig = lastValue(flags, 'kubeconfig') ?? '';
+  if (kubeconfig === '') return [];
+  const paths = new Set<string>();
+  for (const path of [kubeconfig, lastValue(flags, 'bootstrap-kubeconfig') ?? '']) {
+    if (path === '') continue;
+    paths.add(path);
+    const read = fs.readFile(path, KUBELET_CONFIG_MAX_BYTES);
+    if (read.ok) for (const file of kubeconfigReferences(path, read.data)) paths.add(file);
+  }
+  for (const file of Object.values(certStoreFiles(lastValue(flags, 'cert-dir') || DEFAULT_CERT_DIR))) paths.add(file);
+  return [...paths];
 }
 
 /** Kubelet reads config files whole; past the bound node-check answers "cannot tell" (EFBIG). */

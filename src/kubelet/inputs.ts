@@ -6,9 +6,7 @@
  *  - no effect at start: kubelet uses it only after start, or only logs about it (the source path
  *    says where), optionally for the values `accepts` names; another value is undecided;
  *  - undecided: kubelet may refuse a value node-check has no rule for. Set to a non-default value,
- *    it makes the answer "cannot tell", naming the input (src/start/steps/undecided-inputs.ts);
- *  - API client: the kubeconfig and certificate inputs of buildKubeletClientConfig, which
- *    node-check does not read (docs/unverified.md); they never change the answer.
+ *    it makes the answer "cannot tell", naming the input (src/start/steps/undecided-inputs.ts).
  * docs/kubelet-inputs.md is generated from this table (scripts/gen-docs.mjs).
  */
 import { kubeletFlagsFor } from './command-line/flag-table.js';
@@ -20,8 +18,7 @@ import { START_SEQUENCE_MINORS } from './data/start-sequence.js';
 export type InputStatus =
   | { readonly kind: 'modelled'; readonly by: string }
   | { readonly kind: 'no-effect'; readonly source: string; readonly accepts?: (value: unknown) => boolean; readonly acceptsText?: string }
-  | { readonly kind: 'undecided' }
-  | { readonly kind: 'api-client'; readonly source: string };
+  | { readonly kind: 'undecided' };
 
 const modelled = (by: string): InputStatus => ({ kind: 'modelled', by });
 const noEffect = (source: string, accepts?: (value: unknown) => boolean, acceptsText?: string): InputStatus =>
@@ -73,7 +70,7 @@ const FIELDS: Readonly<Record<string, InputStatus>> = {
   cpuManagerReconcilePeriod: noEffect('pkg/kubelet/cm/container_manager_linux.go: the CPU manager\'s reconcile period, no check'),
   clusterDNS: noEffect('pkg/kubelet/kubelet.go NewMainKubelet: an entry that is not an IP is logged ("Invalid clusterDNS IP") and skipped'),
   clusterDomain: noEffect('pkg/kubelet/network/dns/dns.go: the pods\' DNS search path, no check'),
-  rotateCertificates: noEffect('cmd/kubelet/app/server.go buildKubeletClientConfig: the client certificate manager; it waits for a certificate, it does not refuse'),
+  rotateCertificates: modelled('run() buildKubeletClientConfig: bootstrap.LoadClientConfig and the client certificate manager (kubelet-kubeconfig-invalid)'),
   healthzBindAddress: noEffect('cmd/kubelet/app/server.go run(): a healthz server that cannot listen is logged ("Failed to start healthz server"), not fatal'),
   podPidsLimit: noEffect('cmd/kubelet/app/server.go run(): handed to the container manager as the pod cgroup pids limit, no check'),
   containerLogMaxSize: noEffect('pkg/kubelet/logs/container_log_manager.go NewContainerLogManager parses it (fatal when it does not parse)', plainSize, 'a whole-number quantity such as 10Mi'),
@@ -139,9 +136,9 @@ const FLAGS: Readonly<Record<string, InputStatus>> = {
   'maximum-dead-containers-per-container': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: container GC policy, no check'),
   'maximum-dead-containers': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: container GC policy, no check'),
   'keep-terminated-pod-volumes': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: the volume manager\'s cleanup policy, no check'),
-  kubeconfig: { kind: 'api-client', source: 'cmd/kubelet/app/server.go buildKubeletClientConfig' },
-  'bootstrap-kubeconfig': { kind: 'api-client', source: 'cmd/kubelet/app/server.go buildKubeletClientConfig (bootstrap.LoadClientCert)' },
-  'cert-dir': { kind: 'api-client', source: 'cmd/kubelet/app/server.go InitializeTLS and buildKubeletClientConfig' },
+  kubeconfig: modelled('run() buildKubeletClientConfig (kubelet-kubeconfig-invalid)'),
+  'bootstrap-kubeconfig': modelled('run() buildKubeletClientConfig: bootstrap.LoadClientConfig / LoadClientCert (kubelet-kubeconfig-invalid)'),
+  'cert-dir': modelled('run() buildKubeletClientConfig: the client certificate store (kubelet-kubeconfig-invalid); the serving certificate (InitializeTLS) only when tlsCertFile is unset'),
 };
 
 /** The status of a top-level KubeletConfiguration field. */

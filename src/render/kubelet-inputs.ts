@@ -16,8 +16,6 @@ function describe(status: InputStatus): [string, string] {
       return ['modelled', status.by];
     case 'no-effect':
       return ['no effect at start', status.acceptsText ? `${status.source}; decided for ${status.acceptsText}, other values undecided` : status.source];
-    case 'api-client':
-      return ['API client (not read)', `${status.source}; node-check does not read kubeconfig or certificate files (docs/unverified.md)`];
     case 'undecided':
       return ['undecided', 'a non-default value makes the answer "cannot tell" (exit 2), naming the input, its file and line'];
   }
@@ -34,7 +32,6 @@ export function renderKubeletInputsMarkdown(): string {
     '- **modelled**: a start rule reads it (named);',
     '- **no effect at start**: kubelet uses it only after start, or only logs about it (the kubelet source path, at each minor\'s tag, says where);',
     '- **undecided**: kubelet may act on it in a way node-check has no rule for; set to a non-default value it makes the answer `null` (exit 2);',
-    '- **API client (not read)**: inputs of buildKubeletClientConfig, which node-check does not read (a known gap, docs/unverified.md).',
     '',
     'A flag bound to a field shares the field\'s status.',
     '',

@@ -75,6 +75,16 @@ export const NODE_SETUP_KINDS: readonly FindingKind[] = [
     fix: 'Add --lock-file (e.g. /var/run/lock/kubelet.lock) or remove --exit-on-lock-contention.',
   },
   {
+    id: 'kubelet-kubeconfig-invalid',
+    title: 'Kubelet cannot build its API client from --kubeconfig / --bootstrap-kubeconfig',
+    severity: 'error',
+    versions: 'all (1.24-1.37)',
+    messageId: '5b0e7d3c2f6a4e81a9c4d2b7f10e6a39',
+    meaning:
+      'With --kubeconfig set, run() loads it before it connects to the container runtime. A missing file ("invalid kubeconfig: stat …: no such file or directory"; with rotateCertificates "unable to load kubeconfig: …"), one that does not parse, has no current context or names a missing CA or client certificate file exits with status 1. With --bootstrap-kubeconfig, a kubeconfig without an unexpired client certificate sends kubelet to the bootstrap kubeconfig, and a missing one exits ("unable to load bootstrap kubeconfig: stat …").',
+    fix: 'Restore the kubeconfig (and the client certificate it names, /var/lib/kubelet/pki/kubelet-client-current.pem) as the node had it, or the bootstrap kubeconfig, or correct --kubeconfig / --bootstrap-kubeconfig.',
+  },
+  {
     id: 'kubelet-client-ca-invalid',
     title: 'The client CA bundle (authentication.x509.clientCAFile) cannot be loaded',
     severity: 'error',

@@ -1,7 +1,8 @@
 /**
  * Kubelet's Run() and RunKubelet (cmd/kubelet/app/server.go, 1.24-1.36), in the order of the
  * start-sequence table (src/kubelet/data/start-sequence.ts): --exit-on-lock-contention without
- * --lock-file, the in-tree cloud provider (<=1.30), the client CA bundle (BuildAuth), the CRI
+ * --lock-file, the in-tree cloud provider (<=1.30), the API client (--kubeconfig,
+ * --bootstrap-kubeconfig), the client CA bundle (BuildAuth), the CRI
  * connection (fatal from 1.27), --reserved-cpus against the online CPUs, the
  * --kube-reserved / --system-reserved quantities, evictionHard (ParseThresholdConfig), swap (the
  * container manager), --node-ip, and
@@ -23,6 +24,7 @@ import { providerCloudShown, type ProviderCloud } from '../../host-facts/cloud-m
 import { goParseBool } from '../../kubelet/command-line/strconv.js';
 import { checkEvictionHard } from '../../kubelet/node-setup/eviction.js';
 import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
+import { checkClientConfig, DEFAULT_CERT_DIR } from '../../kubelet/node-setup/kubeconfig.js';
 import { goSprintf, RUN_WRAP } from '../../kubelet/data/start-sequence.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import type { PathFact } from '../../model/node.js';
@@ -162,7 +164,7 @@ const flagIsTrue = (context: StartContext, name: string): boolean => {
   return parsed.ok && parsed.value;
 };
 
-/** The run() checks of flags and fields that need no host fact: lock file, client CA, evictionHard. */
+/** The run() checks of flags and fields that need no host fact: lock file, API client, client CA, evictionHard. */
 function startInputs(context: StartContext): Ordered[] {
   const items: Ordered[] = [];
   const config = context.effectiveConfig;
@@ -189,6 +191,21 @@ function startInputs(context: StartContext): Ordered[] {
   } else if ((lockFile ?? '') !== '') {
     // flock.Acquire creates and locks the file: whether that succeeds is not a file fact node-check reads.
     items.push({ step: 'run:lock-file', outcome: { undecidable: `--lock-file ${lockFile}: whether kubelet can create and lock it is not modelled`, ...(unitPath ? { path: unitPath } : {}) } });
+  }
+
+  // buildKubeletClientConfig (run(), after the cloud provider and the node name, before BuildAuth).
+  const flagValue = (name: string) => (context.model.kubelet ? lastValue(context.model.kubelet.flags, name) : undefined) ?? '';
+  const client = checkClientConfig({
+    kubeconfig: flagValue('kubeconfig'),
+    bootstrapKubeconfig: flagValue('bootstrap-kubeconfig'),
+    rotateCertificates: config['rotateCertificates'] === true,
+    certDir: flagValue('cert-dir') || DEFAULT_CERT_DIR,
+    now: new Date(),
+  }, (path) => context.model.files[nodePathKey(path)]);
+  if ('undecidable' in client) items.push({ step: 'run:client-config', outcome: { undecidable: `kubelet's API client: ${client.undecidable}`, path: client.path } });
+  else if (!client.ok) {
+    items.push(fail('run:client-config', 'kubelet-kubeconfig-invalid', client.error, `Kubelet 1.${context.minor} cannot build its API client from ${client.path}: ${client.error}.`,
+      `Restore ${client.path} as the node had it (kubeadm: /etc/kubernetes/kubelet.conf and /var/lib/kubelet/pki; EKS: /var/lib/kubelet/kubeconfig; OpenShift: /var/lib/kubelet/kubeconfig, or /etc/kubernetes/kubeconfig to bootstrap), or correct --kubeconfig / --bootstrap-kubeconfig.`, client.path, client.inexact));
   }
 
   const authentication = config['authentication'];
