@@ -4,7 +4,7 @@
 //
 //   npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--new] [--timeout SECONDS]
 //
-// --cases judges only the cases whose id contains SUBSTRING, --new only those not recorded with
+// --cases judges only the cases whose id contains SUBSTRING (or one of several, comma-separated), --new only those not recorded with
 // their current hash; both keep the rest of the recording.
 //
 // Needs root (mount, PID, network and UTS namespaces, overlayfs), Go (the build), and the bundle
@@ -173,7 +173,7 @@ async function main() {
   const fakecri = buildFakeCri();
   const host = await sandboxHost();
   const path = verdictsPath(minor);
-  const cases = casesFor(minor).filter((c) => !only || c.id.includes(only));
+  const cases = casesFor(minor).filter((c) => !only || only.split(',').some((part) => c.id.includes(part)));
   const context = { minor, version: built.version, kubelet: built.path, fakecri, timeoutMs };
   if (sample !== undefined) {
     const recording = JSON.parse(readFileSync(path, 'utf8'));

@@ -30,7 +30,7 @@ t.test("cobra's Error: line (before logging is set up) decides over later lines"
 });
 
 t.test("cobra's multi-line Error: goes on to the next klog line (kubelet 1.24's --node-labels error)", async (t) => {
-  const out = normalizeOutput('      --vmodule pattern=N  usage\nError: first line\nsecond line\n');
+  const out = normalizeOutput('Error: first line\nsecond line\nUsage:\n  kubelet [flags]\n\nFlags:\n      --vmodule pattern=N  usage\n\nError: first line\nsecond line\n');
   t.equal(out.logLine, 'Error: first line\nsecond line');
   t.equal(out.error, 'first line\nsecond line');
 });

@@ -42,9 +42,10 @@ export function normalizeOutput(output) {
   let error = null;
   const errorLine = lines.findIndex((l) => l.startsWith('Error: '));
   if (errorLine >= 0) {
-    // cobra prints the error as is: a multi-line one goes on to the next klog line.
+    // cobra prints the error as is: a multi-line one goes on to its usage text ("Usage:", 1.24)
+    // or the next klog line.
     let end = errorLine + 1;
-    while (end < lines.length && !KLOG_HEADER.test(lines[end])) end++;
+    while (end < lines.length && !KLOG_HEADER.test(lines[end]) && lines[end] !== 'Usage:' && !lines[end].startsWith('Error: ')) end++;
     logLine = lines.slice(errorLine, end).join('\n');
     error = logLine.slice('Error: '.length);
   } else {
