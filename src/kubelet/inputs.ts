@@ -74,7 +74,9 @@ const FIELDS: Readonly<Record<string, InputStatus>> = {
   healthzBindAddress: noEffect('cmd/kubelet/app/server.go run(): a healthz server that cannot listen is logged ("Failed to start healthz server"), not fatal'),
   podPidsLimit: noEffect('cmd/kubelet/app/server.go run(): handed to the container manager as the pod cgroup pids limit, no check'),
   containerLogMaxSize: noEffect('pkg/kubelet/logs/container_log_manager.go NewContainerLogManager parses it (fatal when it does not parse)', plainSize, 'a whole-number quantity such as 10Mi'),
-  cgroupDriver: noEffect('pkg/kubelet/cm/cgroup_manager_linux.go: "systemd" or cgroupfs', (v) => v === 'systemd' || v === 'cgroupfs', '"systemd" or "cgroupfs"'),
+  // Any other name than "systemd" is the cgroupfs driver: there is no check (and from 1.28 the CRI may override it).
+  cgroupDriver: noEffect('pkg/kubelet/cm/cgroup_manager_linux.go newCgroupCommon: useSystemd is cgroupDriver == "systemd", any other value is cgroupfs'),
+  cpuManagerPolicy: modelled('the container manager\'s cpumanager.NewManager (kubelet-cpu-manager-policy-invalid); static with a CPU reservation: undecided'),
   providerID: noEffect('pkg/kubelet/kubelet_node_status.go: copied into the Node object, no check'),
   resolvConf: noEffect('pkg/kubelet/network/dns/dns.go: read for each pod\'s DNS; at start problems with the file are only logged'),
   address: noEffect('cmd/kubelet/app/server.go startKubelet: the servers\' listen address', (v) => ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(String(v)), 'an address every host can bind (0.0.0.0, ::, 127.0.0.1, ::1)'),

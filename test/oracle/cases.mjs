@@ -48,37 +48,17 @@ function credentialConfig(providers, apiVersion = 'kubelet.config.k8s.io/v1') {
 const provider = (name, extra = {}) => ({ name, matchImages: ['*.example.com'], defaultCacheDuration: '10m', apiVersion: 'credentialprovider.kubelet.k8s.io/v1', ...extra });
 const credentialFlags = '--image-credential-provider-config=/etc/kubernetes/credential-provider.json --image-credential-provider-bin-dir=/usr/libexec/kubelet-credential-providers';
 
-// A fixture is a copy of a node's configuration, not of its credentials: most name a kubeconfig
-// and a client CA file they do not carry, and kubelet stops there (its run() and
-// UnsecuredDependencies, cmd/kubelet/app/server.go), before the steps the fixture is about. Its
-// "completed" case adds those files, so kubelet runs on to them: a kubeconfig for an API server
-// that never answers (kubelet does not wait for one before "Started kubelet") and a CA
+// A fixture is a copy of a node's configuration; the kubeconfig and client certificate it names
+// are fill-ins it carries (scripts/fixtures/kubeconfig.mjs). Some name a client CA file they do
+// not carry, and kubelet stops there (InitializeTLS, cmd/kubelet/app/server.go), before the steps
+// the fixture is about. Its "completed" case adds that file, so kubelet runs on to them: a CA
 // certificate with no key anywhere.
 const ORACLE_CA = "-----BEGIN CERTIFICATE-----\nMIIBlTCCATugAwIBAgIUcZZuMQD6fX5EnHAt8nuyhR9zV+kwCgYIKoZIzj0EAwIw\nHzEdMBsGA1UEAwwUbm9kZS1jaGVjay1vcmFjbGUtY2EwIBcNMjYxMjAxMTk0NzI0\nWhgPMjEyNjExMDcxOTQ3MjRaMB8xHTAbBgNVBAMMFG5vZGUtY2hlY2stb3JhY2xl\nLWNhMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEw3gMH+KqcRh8LfWjc6Y0RjYY\ntJRymNBvVD0isUeCjOb6VNLjap4rBGRbeCN4pGK+AH/5Otd2iIhftybDwxS9V6NT\nMFEwHQYDVR0OBBYEFKrYWbckb394YFE32M/v8ZHX1xarMB8GA1UdIwQYMBaAFKrY\nWbckb394YFE32M/v8ZHX1xarMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwID\nSAAwRQIhAMIaMWwArP2KXBQyuGISFH3Lir4WiHl0MyscI2XpRShVAiBJVJ4hC+14\n4qRsI9va11U41vbwsANkMh1i495NC5Sz0Q==\n-----END CERTIFICATE-----\n";
-const UNREACHABLE_KUBECONFIG = `apiVersion: v1
-kind: Config
-clusters:
-- name: oracle
-  cluster:
-    server: https://127.0.0.1:6443
-    insecure-skip-tls-verify: true
-users:
-- name: oracle
-  user:
-    token: oracle
-contexts:
-- name: oracle
-  context:
-    cluster: oracle
-    user: oracle
-current-context: oracle
-`;
 
 function completionFiles(root, entries) {
   const present = new Set(entries.map(([p]) => p));
   const text = entries.filter(([, e]) => e.content).map(([, e]) => e.content.toString('utf8')).join('\n');
   const files = {};
-  for (const m of text.matchAll(/--(?:bootstrap-)?kubeconfig=([^\s"']+)/g)) if (!present.has(m[1])) files[m[1]] = { content: UNREACHABLE_KUBECONFIG, mode: 0o600 };
   for (const m of text.matchAll(/"?clientCAFile"?\s*:\s*"?([^\s"',}]+)/g)) if (!present.has(m[1])) files[m[1]] = { content: ORACLE_CA, mode: 0o644 };
   return files;
 }

@@ -85,6 +85,16 @@ export const NODE_SETUP_KINDS: readonly FindingKind[] = [
     fix: 'Restore the kubeconfig (and the client certificate it names, /var/lib/kubelet/pki/kubelet-client-current.pem) as the node had it, or the bootstrap kubeconfig, or correct --kubeconfig / --bootstrap-kubeconfig.',
   },
   {
+    id: 'kubelet-cpu-manager-policy-invalid',
+    title: 'cpuManagerPolicy (--cpu-manager-policy) is unknown, or static without a CPU reservation',
+    severity: 'error',
+    versions: 'all (1.24-1.37; 1.24-1.25 with the CPUManager gate on)',
+    messageId: '9c41e6a0b3d24f7e8a15c2d90e7b4f63',
+    meaning:
+      'The container manager creates the CPU manager before "Started kubelet". A policy other than none or static exits with status 1 ("failed to run Kubelet: unknown policy: \\"x\\""); static without systemReserved.cpu, kubeReserved.cpu or reservedSystemCPUs exits with "[cpumanager] unable to determine reserved CPU resources for static policy".',
+    fix: 'Set cpuManagerPolicy to none, or to static with a CPU reservation (kubeReserved.cpu, systemReserved.cpu or reservedSystemCPUs).',
+  },
+  {
     id: 'kubelet-client-ca-invalid',
     title: 'The client CA bundle (authentication.x509.clientCAFile) cannot be loaded',
     severity: 'error',

@@ -301,19 +301,20 @@ export function aggregateError(messages: readonly string[]): string {
 export interface FatalLine {
   /** The part of the journal line after the klog header (or the whole line for 1.24). */
   readonly text: string;
-  /** true when the words are not pinned (1.24's Error: line after flag parsing). */
+  /** true when the line is not pinned for this minor and step (1.24 outside flag parsing). */
   readonly inexact: boolean;
 }
 
 /**
- * klog's ` key=value` for a string value: %q without a line break, else the block form
- * `key=<`, each line tab-indented, ` >` (k8s.io/klog/v2 internal/serialize/keyvalues.go
- * writeStringValue, the same in v2.60.1 (1.24) through v2.140.0 (1.37)).
+ * A key's value as klog's text format writes it (k8s.io/klog/v2 internal/serialize/keyvalues.go
+ * writeStringValue, the same v2.70.1 … v2.140.0, kubelet 1.25-1.37): a quoted Go string, or a
+ * multi-line one as "=<", each line after a tab, and " >" on a line of its own.
  */
-export function klogStringValue(key: string, value: string): string {
-  if (!value.includes('\n')) return `${key}=${goQuote(value)}`;
-  const lines = value.endsWith('\n') ? value.slice(0, -1).split('\n') : value.split('\n');
-  return `${key}=<\n${lines.map((l) => `\t${l}\n`).join('')} >`;
+export function klogValue(v: string): string {
+  if (!v.includes('\n')) return `=${goQuote(v)}`;
+  const lines = v.split('\n');
+  const last = lines.pop()!;
+  return `=<\n${lines.map((l) => `\t${l}\n`).join('')}${last === '' ? ' >' : `\t${last}\n >`}`;
 }
 
 /**
@@ -334,10 +335,10 @@ export function fatalLine(minor: number, err: string, step?: StartStepId): Fatal
   const seq = startSequence(minor);
   if (!seq) return undefined;
   const direct = step ? seq.formats[step]?.klogMessage : undefined;
-  if (direct) return { text: `${goQuote(direct)} ${klogStringValue('err', err)}`, inexact: false };
+  if (direct) return { text: `${goQuote(direct)} err${klogValue(err)}`, inexact: false };
   if (seq.fatalLine === 'plain-error') {
     const pinned = step === undefined || step === 'parse-flags' || step === 'stray-argument';
     return { text: `Error: ${err}`, inexact: !pinned };
   }
-  return { text: `"command failed" ${klogStringValue('err', err)}`, inexact: false };
+  return { text: `"command failed" err${klogValue(err)}`, inexact: false };
 }

@@ -17,29 +17,23 @@ const NO_CERTIFICATES = 'data does not contain any valid RSA or ECDSA certificat
 // encoding/pem: "-----BEGIN TYPE-----", base64 body, "-----END TYPE-----".
 const PEM_BLOCK = /-----BEGIN ([^\r\n-]*)-----\r?\n([\s\S]*?)-----END \1-----/g;
 
-type CaRead =
-  | { readonly readError: string }
-  | { readonly empty: true }
-  | { readonly certificates: number }
-  | { readonly malformed: true }
-  | { readonly undecidable: string };
-
-/** os.ReadFile and client-go's ParseCertsPEM of the bundle, as far as node-check can follow them. */
-function readCaBundle(path: string, fact: PathFact | undefined): CaRead {
+/** The CA bundle check for `path` (as kubelet names it) given what the root holds there. */
+export function checkClientCaFile(path: string, fact: PathFact | undefined): ClientCaCheck {
   if (!path.startsWith('/')) return { undecidable: `clientCAFile ${goQuote(path)} is relative: kubelet resolves it against the config file's directory, which node-check does not model` };
   if (fact === undefined) return { undecidable: `${path} was not read` };
   if (!fact.exists) {
     if (fact.code === 'ENOENT' || fact.code === 'ENOTDIR' || fact.code === 'ELOOP') {
       const text = { ENOENT: 'no such file or directory', ENOTDIR: 'not a directory', ELOOP: 'too many levels of symbolic links' }[fact.code];
-      return { readError: `open ${path}: ${text}` };
+      return { ok: false, error: `open ${path}: ${text}`, inexact: false };
     }
     return { undecidable: `${path} cannot be read here (${fact.code}); kubelet, as root, may read it` };
   }
-  if (fact.type === 'directory') return { readError: `read ${path}: is a directory` };
+  if (fact.type === 'directory') return { ok: false, error: `read ${path}: is a directory`, inexact: false };
   if (fact.type !== 'file' || !fact.content) return { undecidable: `${path} is not a regular file node-check reads` };
   if (!fact.content.ok) return { undecidable: `${path} cannot be read here (${fact.content.code})` };
   const data = fact.content.data;
-  if (data.length === 0) return { empty: true };
+  const name = `client-ca-bundle::${path}`;
+  if (data.length === 0) return { ok: false, error: `missing content for CA bundle ${goQuote(name)}`, inexact: false };
   const text = data.toString('latin1');
   let certificates = 0;
   for (const block of text.matchAll(PEM_BLOCK)) {
@@ -51,39 +45,12 @@ function readCaBundle(path: string, fact: PathFact | undefined): CaRead {
       new X509Certificate(block[0]);
       certificates++;
     } catch {
-      return { malformed: true };
+      // x509.ParseCertificate's wording differs from OpenSSL's; the verdict is the same.
+      return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: x509: malformed certificate`, inexact: true };
     }
   }
+  if (certificates > 0) return { ok: true };
   // "-----BEGIN" text that is not a PEM block node-check recognises: pem.Decode's edge cases are not modelled.
-  if (certificates === 0 && text.includes('-----BEGIN')) return { undecidable: `${path} holds PEM text with no certificate node-check recognises` };
-  return { certificates };
-}
-
-/** The CA bundle check for `path` (as kubelet names it) given what the root holds there: BuildAuth's dynamic CA content. */
-export function checkClientCaFile(path: string, fact: PathFact | undefined): ClientCaCheck {
-  const read = readCaBundle(path, fact);
-  if ('undecidable' in read) return read;
-  if ('readError' in read) return { ok: false, error: read.readError, inexact: false };
-  const name = `client-ca-bundle::${path}`;
-  if ('empty' in read) return { ok: false, error: `missing content for CA bundle ${goQuote(name)}`, inexact: false };
-  // x509.ParseCertificate's wording differs from OpenSSL's; the verdict is the same.
-  if ('malformed' in read) return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: x509: malformed certificate`, inexact: true };
-  if (read.certificates > 0) return { ok: true };
+  if (text.includes('-----BEGIN')) return { undecidable: `${path} holds PEM text with no certificate node-check recognises` };
   return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: ${NO_CERTIFICATES}`, inexact: false };
-}
-
-/**
- * The same file as InitializeTLS loads it first, in UnsecuredDependencies (cmd/kubelet/app/server.go
- * 1.24-1.35; gone in 1.36): certutil.NewPool (k8s.io/client-go util/cert/io.go: os.ReadFile's error
- * as is, else "error creating pool from %s: %s" of ParseCertsPEM's), wrapped "unable to load client
- * CA file %s: %w".
- */
-export function checkClientCaPool(path: string, fact: PathFact | undefined): ClientCaCheck {
-  const read = readCaBundle(path, fact);
-  if ('undecidable' in read) return read;
-  const wrap = (inner: string) => `unable to load client CA file ${path}: ${inner}`;
-  if ('readError' in read) return { ok: false, error: wrap(read.readError), inexact: false };
-  if ('malformed' in read) return { ok: false, error: wrap(`error creating pool from ${path}: x509: malformed certificate`), inexact: true };
-  if ('certificates' in read && read.certificates > 0) return { ok: true };
-  return { ok: false, error: wrap(`error creating pool from ${path}: ${NO_CERTIFICATES}`), inexact: false };
 }

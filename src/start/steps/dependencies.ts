@@ -1,31 +1,65 @@
 /**
  * Kubelet's step 9 (cmd/kubelet/app/server.go, 1.24-1.36): UnsecuredDependencies → InitializeTLS
  * reads tlsCipherSuites and tlsMinVersion (src/kubelet/config/tls.ts); an unknown name is
- * "failed to construct kubelet dependencies: …", exit status 1. Up to 1.35 it then loads
- * authentication.x509.clientCAFile into a cert pool (src/kubelet/node-setup/client-ca.ts
- * checkClientCaPool), before run()'s BuildAuth reads it again. The self-signed serving
+ * "failed to construct kubelet dependencies: …", exit status 1. Up to 1.35 InitializeTLS then loads
+ * authentication.x509.clientCAFile with client-go's cert.NewPool (util/cert/io.go: os.ReadFile,
+ * then "error creating pool from %s: %s" around ParseCertsPEM's error), wrapped as "unable to load
+ * client CA file %s: %w"; from 1.36 the pool is built in NewMainKubelet (pkg/kubelet/kubelet.go),
+ * after BuildAuth has read the same file (src/start/steps/kubelet-run.ts). The self-signed serving
  * certificate InitializeTLS may write first is not modelled (it needs a writable --cert-dir).
  */
 import type { StartCheck } from '../start-check.js';
 import { kubeletFails, PASS } from '../start-check.js';
 import { checkTlsOptions } from '../../kubelet/config/tls.js';
 import { wrapStepError } from '../../kubelet/data/start-sequence.js';
-import { checkClientCaPool } from '../../kubelet/node-setup/client-ca.js';
+import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
 import { nodePathKey } from '../../credentials/registration.js';
+import { goQuote } from '../../go/quote.js';
 
-/** The newest minor whose InitializeTLS loads the client CA (certutil.NewPool; absent from v1.36.5's server.go). */
-const LAST_INITIALIZE_TLS_CA_POOL = 35;
+/** The newest minor whose InitializeTLS loads the client CA (cmd/kubelet/app/server.go at v1.35.8). */
+export const NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS = 35;
+
+/** BuildAuth's wording of a CA bundle error (dynamiccertificates) in cert.NewPool's. */
+function newPoolError(path: string, dynamicError: string): string {
+  const name = goQuote(`client-ca-bundle::${path}`);
+  if (dynamicError === `missing content for CA bundle ${name}`) return `error creating pool from ${path}: data does not contain any valid RSA or ECDSA certificates`;
+  const prefix = `error loading CA bundle for ${name}: `;
+  return dynamicError.startsWith(prefix) ? `error creating pool from ${path}: ${dynamicError.slice(prefix.length)}` : dynamicError;
+}
+
+/** The client CA file as InitializeTLS loads it, or undefined when this minor does not load it there. */
+export function clientCaFileOf(config: Readonly<Record<string, unknown>>): string | undefined {
+  const authentication = config['authentication'];
+  const x509 = authentication && typeof authentication === 'object' ? (authentication as Record<string, unknown>)['x509'] : undefined;
+  const file = x509 && typeof x509 === 'object' ? (x509 as Record<string, unknown>)['clientCAFile'] : undefined;
+  return typeof file === 'string' && file !== '' ? file : undefined;
+}
 
 export const dependenciesStep: StartCheck = {
   id: 'kubelet-dependencies',
-  title: 'Kubelet builds its dependencies (TLS cipher suites and minimum version)',
+  title: 'Kubelet builds its dependencies (TLS cipher suites and minimum version, the client CA up to 1.35)',
   stage: 'kubelet',
   appliesTo: () => true,
   run(context) {
     const where = context.model.kubeletConfig.configFile?.path;
     const result = checkTlsOptions(context.effectiveConfig);
     if ('undecidable' in result) return { undecidable: `node-check cannot tell whether kubelet 1.${context.minor} accepts its TLS settings: ${result.undecidable}`, ...(where ? { path: where } : {}) };
-    if (result.ok) return clientCaPool(context, where);
+    if (result.ok) {
+      const clientCAFile = clientCaFileOf(context.effectiveConfig);
+      if (!clientCAFile || context.minor > NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS) return PASS;
+      const ca = checkClientCaFile(clientCAFile, context.model.files[nodePathKey(clientCAFile)]);
+      if ('undecidable' in ca) return { undecidable: `authentication.x509.clientCAFile: ${ca.undecidable}`, path: clientCAFile };
+      if (ca.ok) return PASS;
+      const error = `unable to load client CA file ${clientCAFile}: ${newPoolError(clientCAFile, ca.error)}`;
+      return kubeletFails(context, {
+        findingId: 'kubelet-client-ca-invalid',
+        message: `Kubelet 1.${context.minor} cannot load its client CA bundle ${clientCAFile} (authentication.x509.clientCAFile, --client-ca-file): ${error}.`,
+        remediation: `Restore ${clientCAFile} with the cluster's CA certificate in PEM (kubeadm: /etc/kubernetes/pki/ca.crt; OpenShift: /etc/kubernetes/kubelet-ca.crt from the machine config), or correct clientCAFile.`,
+        kubeletError: wrapStepError(context.minor, 'construct-dependencies', error) ?? `failed to construct kubelet dependencies: ${error}`,
+        path: clientCAFile,
+        ...(ca.inexact ? { inexact: true } : {}),
+      });
+    }
     const flag = result.field === 'tlsCipherSuites' ? '--tls-cipher-suites' : '--tls-min-version';
     return kubeletFails(context, {
       findingId: 'kubelet-tls-option-unknown',
@@ -38,22 +72,3 @@ export const dependenciesStep: StartCheck = {
     });
   },
 };
-
-function clientCaPool(context: Parameters<StartCheck['run']>[0], where: string | undefined): ReturnType<StartCheck['run']> {
-  if (context.minor > LAST_INITIALIZE_TLS_CA_POOL) return PASS;
-  const authentication = context.effectiveConfig['authentication'];
-  const x509 = authentication && typeof authentication === 'object' ? (authentication as Record<string, unknown>)['x509'] : undefined;
-  const clientCAFile = x509 && typeof x509 === 'object' ? (x509 as Record<string, unknown>)['clientCAFile'] : undefined;
-  if (typeof clientCAFile !== 'string' || clientCAFile === '') return PASS;
-  const ca = checkClientCaPool(clientCAFile, context.model.files[nodePathKey(clientCAFile)]);
-  if ('undecidable' in ca) return { undecidable: `authentication.x509.clientCAFile: ${ca.undecidable}`, path: clientCAFile };
-  if (ca.ok) return PASS;
-  return kubeletFails(context, {
-    findingId: 'kubelet-client-ca-invalid',
-    message: `Kubelet 1.${context.minor} cannot load its client CA bundle ${clientCAFile} (authentication.x509.clientCAFile, --client-ca-file)${where ? ` (${where} or the flags)` : ''}: ${ca.error}.`,
-    remediation: `Restore ${clientCAFile} with the cluster's CA certificate in PEM (kubeadm: /etc/kubernetes/pki/ca.crt; OpenShift: /etc/kubernetes/kubelet-ca.crt from the machine config), or correct clientCAFile.`,
-    kubeletError: wrapStepError(context.minor, 'construct-dependencies', ca.error) ?? `failed to construct kubelet dependencies: ${ca.error}`,
-    path: clientCAFile,
-    ...(ca.inexact ? { inexact: true } : {}),
-  });
-}

@@ -23,8 +23,10 @@ import { lastValue } from '../../kubelet/flags.js';
 import { providerCloudShown, type ProviderCloud } from '../../host-facts/cloud-machine.js';
 import { goParseBool } from '../../kubelet/command-line/strconv.js';
 import { checkEvictionHard } from '../../kubelet/node-setup/eviction.js';
+import { checkCpuManagerPolicy } from '../../kubelet/node-setup/cpu-manager.js';
 import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
 import { checkClientConfig, DEFAULT_CERT_DIR } from '../../kubelet/node-setup/kubeconfig.js';
+import { clientCaFileOf, NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS } from './dependencies.js';
 import { goSprintf, RUN_WRAP } from '../../kubelet/data/start-sequence.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import type { PathFact } from '../../model/node.js';
@@ -120,6 +122,26 @@ function ordered(context: StartContext): Ordered[] {
       items.push({ step, outcome });
     }
   }
+  // NewContainerManager creates the CPU manager after its host checks (swap, cgroup root): last in its step.
+  const policy = text('cpuManagerPolicy') ?? '';
+  if (context.minor >= 26 || context.gateEnabled('CPUManager')) {
+    const cpu = checkCpuManagerPolicy(policy, {
+      ...(map('kubeReserved') ? { kubeReserved: map('kubeReserved') } : {}),
+      ...(map('systemReserved') ? { systemReserved: map('systemReserved') } : {}),
+      ...(text('reservedSystemCPUs') !== undefined ? { reservedSystemCPUs: text('reservedSystemCPUs') } : {}),
+    });
+    const configPath = context.model.kubeletConfig.configFile?.path;
+    if ('undecidable' in cpu) items.push({ step: 'run:container-manager', outcome: { undecidable: cpu.undecidable, ...(configPath ? { path: configPath } : {}) } });
+    else if (!cpu.ok) {
+      items.push({ step: 'run:container-manager', outcome: {
+        findingId: 'kubelet-cpu-manager-policy-invalid',
+        kubeletError: goSprintf(RUN_WRAP, cpu.error),
+        message: `Kubelet 1.${context.minor} cannot create its CPU manager (cpuManagerPolicy ${JSON.stringify(policy)}, --cpu-manager-policy): ${cpu.error}.`,
+        remediation: policy === 'static' ? 'Reserve CPUs for the static policy (kubeReserved.cpu or systemReserved.cpu, or reservedSystemCPUs), or set cpuManagerPolicy: none.' : 'Set cpuManagerPolicy to none or static.',
+        ...(configPath ? { path: configPath } : {}),
+      } });
+    }
+  }
   const rank = (step: Ordered['step']) => (step === 'post-start' ? Number.MAX_SAFE_INTEGER : stepIndex(context.minor, step) ?? Number.MAX_SAFE_INTEGER - 1);
   return items.sort((a, b) => rank(a.step) - rank(b.step));
 }
@@ -208,10 +230,9 @@ function startInputs(context: StartContext): Ordered[] {
       `Restore ${client.path} as the node had it (kubeadm: /etc/kubernetes/kubelet.conf and /var/lib/kubelet/pki; EKS: /var/lib/kubelet/kubeconfig; OpenShift: /var/lib/kubelet/kubeconfig, or /etc/kubernetes/kubeconfig to bootstrap), or correct --kubeconfig / --bootstrap-kubeconfig.`, client.path, client.inexact));
   }
 
-  const authentication = config['authentication'];
-  const x509 = authentication && typeof authentication === 'object' ? (authentication as Record<string, unknown>)['x509'] : undefined;
-  const clientCAFile = x509 && typeof x509 === 'object' ? (x509 as Record<string, unknown>)['clientCAFile'] : undefined;
-  if (typeof clientCAFile === 'string' && clientCAFile !== '') {
+  // Up to 1.35 InitializeTLS has loaded the same file before run() (src/start/steps/dependencies.ts).
+  const clientCAFile = clientCaFileOf(config);
+  if (clientCAFile && context.minor > NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS) {
     const ca = checkClientCaFile(clientCAFile, context.model.files[nodePathKey(clientCAFile)]);
     if ('undecidable' in ca) items.push({ step: 'run:auth', outcome: { undecidable: `authentication.x509.clientCAFile: ${ca.undecidable}`, path: clientCAFile } });
     else if (!ca.ok) {
