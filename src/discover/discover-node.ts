@@ -8,6 +8,7 @@ import { parseElf, EXECUTABLE_HEAD_BYTES, machineOfNodeArch } from '../host/elf.
 import type { FileContent, FileTable, KubeletConfigFacts, NodeModel, PathFact } from '../model/node.js';
 import { CredentialFlag, lastValue, locateKubelet, parseKubeletFlags, type KubeletFlags } from '../kubelet/flags.js';
 import { certStoreFiles, DEFAULT_CERT_DIR, kubeconfigReferences } from '../kubelet/node-setup/kubeconfig.js';
+import { servingCertFiles } from '../kubelet/node-setup/serving-cert.js';
 import { loadService } from '../systemd/load-service.js';
 import { parseEnvFile } from '../systemd/env-file.js';
 import { providerEntriesIn } from '../credentials/provider-names.js';
@@ -77,7 +78,7 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
   for (const path of clientCaCandidates(kubeletConfig, kubelet ? lastValue(kubelet.flags, 'client-ca-file') : undefined)) {
     files[nodePathKey(path)] ??= pathFact(fs, path, { content: true });
   }
-  if (kubelet) for (const path of clientConfigFiles(fs, kubelet.flags)) files[nodePathKey(path)] ??= pathFact(fs, path, { content: true });
+  if (kubelet) for (const path of [...clientConfigFiles(fs, kubelet.flags), ...servingCertCandidates(kubelet.flags, kubeletConfig)]) files[nodePathKey(path)] ??= pathFact(fs, path, { content: true });
   // Kubelet 1.24-1.30 opens --cloud-config before it initialises an in-tree provider.
   const cloudConfig = kubelet ? lastValue(kubelet.flags, 'cloud-config') : undefined;
   if (cloudConfig) files[nodePathKey(cloudConfig)] ??= pathFact(fs, cloudConfig);
@@ -94,7 +95,7 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     service,
     kubelet,
     kubeletConfig,
-    host: readHostFacts(fs, kubelet ? lastValue(kubelet.flags, 'container-runtime-endpoint') : undefined, kubeletConfig, options.hostIo),
+    host: readHostFacts(fs, kubelet ? lastValue(kubelet.flags, 'container-runtime-endpoint') : undefined, kubelet ? lastValue(kubelet.flags, 'cgroup-root') : undefined, kubeletConfig, options.hostIo),
     kubeletEnvironment: service.environment,
     kubeletVersion: version,
     kubeletVersionProblem: versionProblem,
@@ -207,6 +208,23 @@ function clientConfigFiles(fs: RootFs, flags: KubeletFlags): string[] {
   return [...paths];
 }
 
+/**
+ * The files kubelet's serving certificate may come from (src/kubelet/node-setup/serving-cert.ts):
+ * --tls-cert-file / --tls-private-key-file and the tlsCertFile / tlsPrivateKeyFile the config
+ * files write, the generated pair and the server certificate store in --cert-dir.
+ */
+function servingCertCandidates(flags: KubeletFlags, config: KubeletConfigFacts): string[] {
+  const certDir = lastValue(flags, 'cert-dir') || DEFAULT_CERT_DIR;
+  const paths = new Set<string>([...servingCertFiles(certDir), ...Object.values(certStoreFiles(certDir, 'kubelet-server'))]);
+  for (const flag of ['tls-cert-file', 'tls-private-key-file']) {
+    const value = lastValue(flags, flag);
+    if (value) paths.add(value);
+  }
+  const texts = [config.configFile?.content, ...(config.configDir?.dropIns ?? []).map((d) => d.content)].flatMap((c) => (Buffer.isBuffer(c) ? [c.toString('utf8')] : []));
+  for (const text of texts) for (const match of text.matchAll(/"?tls(?:CertFile|PrivateKeyFile)"?\s*:\s*["']?([^"'\s,}]+)/g)) if (match[1]!.startsWith('/')) paths.add(match[1]!);
+  return [...paths].slice(0, 16);
+}
+
 /** Kubelet reads config files whole; past the bound node-check answers "cannot tell" (EFBIG). */
 const KUBELET_CONFIG_MAX_BYTES = 4 * 1024 * 1024;
 
@@ -238,12 +256,15 @@ function walkConfFiles(fs: RootFs, dir: string, visit: (path: string) => void, d
  * socket is looked up for every endpoint kubelet may end up with: the flag's, and any
  * containerRuntimeEndpoint written in the config file or its drop-ins (the minor decides which wins).
  */
-function readHostFacts(fs: RootFs, flagEndpoint: string | undefined, config: KubeletConfigFacts, io?: HostIo): Model['host'] {
+function readHostFacts(fs: RootFs, flagEndpoint: string | undefined, flagCgroupRoot: string | undefined, config: KubeletConfigFacts, io?: HostIo): Model['host'] {
   const host = io ? { root: '/', io } : { root: fs.root };
   const texts = [config.configFile?.content, ...(config.configDir?.dropIns ?? []).map((d) => d.content)].flatMap((c) => (Buffer.isBuffer(c) ? [c.toString('utf8')] : []));
   const endpoints = new Set<string>(flagEndpoint ? [flagEndpoint] : []);
   for (const text of texts) for (const match of text.matchAll(/"?containerRuntimeEndpoint"?\s*:\s*["']?([^"'\s,}]+)/g)) endpoints.add(match[1]!);
-  const first = discoverHostFacts({ ...host, ...(endpoints.size > 0 ? { containerRuntimeEndpoint: [...endpoints][0]! } : {}) });
+  const cgroupRoots = new Set<string>(flagCgroupRoot ? [flagCgroupRoot] : []);
+  for (const text of texts) for (const match of text.matchAll(/"?cgroupRoot"?\s*:\s*["']?([^"'\s,}]+)/g)) cgroupRoots.add(match[1]!);
+  for (const root of cgroupRoots) if (root === '' || root === '/') cgroupRoots.delete(root);
+  const first = discoverHostFacts({ ...host, ...(endpoints.size > 0 ? { containerRuntimeEndpoint: [...endpoints][0]! } : {}), ...(cgroupRoots.size > 0 ? { cgroupRoots: [...cgroupRoots].slice(0, 8) } : {}) });
   const criSockets: Record<string, NonNullable<typeof first.facts.criSocket>> = {};
   for (const endpoint of endpoints) {
     const fact = endpoint === [...endpoints][0] ? first.facts.criSocket : discoverHostFacts({ ...host, containerRuntimeEndpoint: endpoint }).facts.criSocket;

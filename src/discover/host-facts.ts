@@ -51,14 +51,22 @@ export const NODE_HOST_IO: HostIo = {
 
 /** CGROUP2_SUPER_MAGIC, what libcontainer's IsCgroup2UnifiedMode compares statfs("/sys/fs/cgroup") with. */
 export const CGROUP2_SUPER_MAGIC = 0x63677270;
-const ALL_FACTS: readonly HostFactName[] = ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus', 'cloudMachine'];
+const ALL_FACTS: readonly HostFactName[] = ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus', 'cloudMachine', 'cgroupRoots'];
 
 export interface HostFactsOptions {
   /** The --root node-check reads; host facts exist only for "/". */
   readonly root: string;
   /** containerRuntimeEndpoint / --container-runtime-endpoint as kubelet gets it. */
   readonly containerRuntimeEndpoint?: string;
+  /** cgroupRoot / --cgroup-root values other than "" and "/" kubelet may be given. */
+  readonly cgroupRoots?: readonly string[];
   readonly io?: HostIo;
+}
+
+/** The directory the cgroupfs driver's Validate checks first for `root` (pkg/kubelet/cm cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go). */
+export function cgroupRootDir(root: string, cgroupVersion: 1 | 2): string {
+  const relative = root.replace(/^\/+|\/+$/g, '');
+  return cgroupVersion === 2 ? `/sys/fs/cgroup/${relative}` : `/sys/fs/cgroup/memory/${relative}`;
 }
 
 export function discoverHostFacts(options: HostFactsOptions): HostFactsResult {
@@ -97,6 +105,15 @@ export function discoverHostFacts(options: HostFactsOptions): HostFactsResult {
     cloudMachine[file] = read.ok ? { text: read.text } : { code: read.code };
   }
   facts.cloudMachine = cloudMachine;
+
+  if (facts.cgroupVersion !== undefined && (options.cgroupRoots ?? []).length > 0) {
+    const roots: Record<string, boolean | undefined> = {};
+    for (const root of options.cgroupRoots ?? []) {
+      const st = io.stat(cgroupRootDir(root, facts.cgroupVersion));
+      roots[root] = st.ok ? st.type === 'directory' : st.code === 'ENOENT' || st.code === 'ENOTDIR' ? false : undefined;
+    }
+    facts.cgroupRoots = roots;
+  }
 
   return { facts, notChecked };
 }

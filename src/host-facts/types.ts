@@ -33,6 +33,12 @@ export interface HostFacts {
   readonly onlineCpus?: string;
   /** What the machine shows of the cloud it runs on, for in-tree --cloud-provider values. */
   readonly cloudMachine?: CloudMachineFact;
+  /**
+   * For each non-default cgroupRoot kubelet may be given: whether the directory the cgroupfs driver
+   * validates exists (memory/<root> on cgroup v1, <root> on v2, under /sys/fs/cgroup), undefined
+   * when stat failed otherwise.
+   */
+  readonly cgroupRoots?: Readonly<Record<string, boolean | undefined>>;
 }
 
 export type HostFactName = keyof HostFacts;

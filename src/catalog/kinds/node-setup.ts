@@ -85,6 +85,26 @@ export const NODE_SETUP_KINDS: readonly FindingKind[] = [
     fix: 'Restore the kubeconfig (and the client certificate it names, /var/lib/kubelet/pki/kubelet-client-current.pem) as the node had it, or the bootstrap kubeconfig, or correct --kubeconfig / --bootstrap-kubeconfig.',
   },
   {
+    id: 'kubelet-cgroup-root-missing',
+    title: 'cgroupRoot (--cgroup-root) names a cgroup that does not exist on this host',
+    severity: 'error',
+    versions: 'all (1.24-1.37)',
+    messageId: '2f8d1c7e5a3b4906b1e4c8a7d6f20b95',
+    meaning:
+      'With cgroupsPerQOS (the default), the container manager checks that the cgroup root exists in every cgroup hierarchy before "Started kubelet"; a missing one exits with status 1 ("failed to run Kubelet: invalid configuration: cgroup [\\"x\\"] has some missing paths: …", the paths in the host\'s order). Checked on the running host only.',
+    fix: 'Create the cgroup before kubelet starts, or remove cgroupRoot / --cgroup-root.',
+  },
+  {
+    id: 'kubelet-serving-cert-invalid',
+    title: 'The serving certificate (tlsCertFile, --tls-cert-file) cannot be loaded',
+    severity: 'error',
+    versions: '1.31-1.37 (ReloadKubeletServerCertificateFile)',
+    messageId: '6a3e9f2d0c8b47d5a1f7e4b3c92d8e10',
+    meaning:
+      'From 1.31, NewMainKubelet loads tlsCertFile and tlsPrivateKeyFile before "Started kubelet"; a missing file exits with status 1 ("failed to run Kubelet: failed to create kubelet: failed to initialize file based certificate manager: unable to set up dynamic certificate manager for kubelet server cert files: open …"). Before 1.31 the files are read when the server starts, after "Started kubelet".',
+    fix: 'Restore the certificate and key, or unset tlsCertFile and tlsPrivateKeyFile so kubelet writes a self-signed pair in --cert-dir, or use serverTLSBootstrap.',
+  },
+  {
     id: 'kubelet-cpu-manager-policy-invalid',
     title: 'cpuManagerPolicy (--cpu-manager-policy) is unknown, or static without a CPU reservation',
     severity: 'error',

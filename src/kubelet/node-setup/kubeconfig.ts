@@ -47,12 +47,15 @@ export interface ClientConfigInput {
 export type FileOf = (path: string) => PathFact | undefined;
 
 export const DEFAULT_CERT_DIR = '/var/lib/kubelet/pki';
-/** certificate_store.go: pairNamePrefix "kubelet-client" + "-current.pem" / "-updated.pem", and the legacy .crt/.key pair. */
-export const certStoreFiles = (certDir: string) => ({
-  current: goJoin(certDir, 'kubelet-client-current.pem'),
-  updated: goJoin(certDir, 'kubelet-client-updated.pem'),
-  crt: goJoin(certDir, 'kubelet-client.crt'),
-  key: goJoin(certDir, 'kubelet-client.key'),
+/** The certificate managers' stores in --cert-dir: the client's and, with serverTLSBootstrap, the server's. */
+export type CertStorePrefix = 'kubelet-client' | 'kubelet-server';
+
+/** certificate_store.go: pairNamePrefix + "-current.pem" / "-updated.pem", and the legacy .crt/.key pair. */
+export const certStoreFiles = (certDir: string, prefix: CertStorePrefix = 'kubelet-client') => ({
+  current: goJoin(certDir, `${prefix}-current.pem`),
+  updated: goJoin(certDir, `${prefix}-updated.pem`),
+  crt: goJoin(certDir, `${prefix}.crt`),
+  key: goJoin(certDir, `${prefix}.key`),
 });
 
 const ERRNO_TEXT: Readonly<Record<string, string>> = { ENOENT: 'no such file or directory', ENOTDIR: 'not a directory' };
@@ -225,7 +228,7 @@ function parseKubeconfig(path: string, data: Buffer): Parsed {
 const PEM_BLOCK = /-----BEGIN ([^\r\n-]*)-----\r?\n([\s\S]*?)-----END \1-----/g;
 
 /** The certificates and the first private key of PEM data; undefined when a block is outside what node-check parses. */
-function readPem(data: Buffer): { certs: X509Certificate[]; key?: KeyObject } | undefined {
+export function readPem(data: Buffer): { certs: X509Certificate[]; key?: KeyObject } | undefined {
   const text = data.toString('latin1');
   const certs: X509Certificate[] = [];
   let key: KeyObject | undefined;
@@ -290,23 +293,31 @@ function loadKubeconfig(path: string, fileOf: FileOf, now: Date): Loaded {
     if (!ca || ca.certs.length === 0) return { state: 'undecidable', why: `the certificate authority of cluster ${goQuote(clusterName)} in ${path} holds no certificate node-check parses` };
   }
   if (user.certFile || user.certData) {
-    const certs = readPem(user.certData ?? contents.get(user.certFile!)!);
-    const key = readPem(user.keyData ?? contents.get(user.keyFile!)!);
-    if (!certs || certs.certs.length === 0 || !key?.key || !certs.certs[0]!.checkPrivateKey(key.key)) {
+    const certData = user.certData ?? contents.get(user.certFile!)!;
+    if (!isKeyPair(certData, user.keyData ?? contents.get(user.keyFile!)!)) {
       return { state: 'undecidable', why: `the client certificate and key of user ${goQuote(userName)} in ${path} are not a pair node-check parses` };
     }
-    return { state: 'usable', resolved: parsed.resolved, clientCert: { expired: certs.certs.some((c) => new Date(c.validTo).getTime() < now.getTime()) } };
+    return { state: 'usable', resolved: parsed.resolved, clientCert: { expired: readPem(certData)!.certs.some((c) => new Date(c.validTo).getTime() < now.getTime()) } };
   }
   return { state: 'usable', resolved: parsed.resolved };
 }
 
+/** Whether PEM data holds a certificate and the key of its first one (tls.X509KeyPair's outcome, where node-check parses both). */
+export function isKeyPair(cert: Buffer, key: Buffer): boolean {
+  const certs = readPem(cert);
+  const keys = readPem(key);
+  return certs !== undefined && certs.certs.length > 0 && keys?.key !== undefined && certs.certs[0]!.checkPrivateKey(keys.key);
+}
+
 /**
- * The client certificate manager with rotation (NewKubeletClientCertificateManager → NewManager →
- * getCurrentCertificateOrBootstrap → fileStore.Current): the current pair in the cert directory
- * if there is one, else the kubeconfig's cert/key files, else the legacy pair; none is no error.
+ * A certificate manager's store (NewKubeletClientCertificateManager or
+ * NewKubeletServerCertificateManager → NewManager → getCurrentCertificateOrBootstrap →
+ * fileStore.Current): the current pair in the cert directory if there is one, else the given
+ * cert/key files, else the legacy pair; none is no error (the manager requests one). The reason it
+ * cannot be decided, or undefined when the store loads.
  */
-function checkCertStore(certDir: string, userFiles: { certFile?: string; keyFile?: string }, fileOf: FileOf): string | undefined {
-  const store = certStoreFiles(certDir);
+export function checkCertStore(certDir: string, userFiles: { certFile?: string; keyFile?: string }, fileOf: FileOf, prefix: CertStorePrefix = 'kubelet-client'): string | undefined {
+  const store = certStoreFiles(certDir, prefix);
   const stat = (path: string) => fileOf(path);
   const updated = stat(store.updated);
   if (!updated || updated.exists || updated.code !== 'ENOENT') return `${store.updated}: the certificate store's recovery of an updated pair is not modelled`;
@@ -314,9 +325,7 @@ function checkCertStore(certDir: string, userFiles: { certFile?: string; keyFile
   if (!current) return `${store.current} was not read`;
   if (current.exists) {
     if (current.type !== 'file' || !current.content?.ok) return `${store.current} is not a file node-check reads`;
-    const pem = readPem(current.content.data);
-    if (!pem || pem.certs.length === 0 || !pem.key || !pem.certs[0]!.checkPrivateKey(pem.key)) return `${store.current} is not a certificate and key node-check parses`;
-    return undefined;
+    return isKeyPair(current.content.data, current.content.data) ? undefined : `${store.current} is not a certificate and key node-check parses`;
   }
   if (current.code !== 'ENOENT') return `${store.current} cannot be read here (${current.code})`;
   // The kubeconfig's files were checked as a pair when the kubeconfig was loaded.

@@ -18,6 +18,7 @@ import { evaluateNodeSetup } from '../../kubelet/node-setup/index.js';
 import type { ResourceMap } from '../../kubelet/node-setup/reserved.js';
 import { stepIndex, type StartStepId } from '../../kubelet/data/start-sequence.js';
 import { checkHostPreconditions, defaultsFor, HOST_FINDING } from '../../host-facts/check-host.js';
+import { cgroupRootDir } from '../../discover/host-facts.js';
 import { isFailure, type PreconditionOutcome } from '../../systemd-preconditions/outcome.js';
 import { lastValue } from '../../kubelet/flags.js';
 import { providerCloudShown, type ProviderCloud } from '../../host-facts/cloud-machine.js';
@@ -27,7 +28,8 @@ import { checkCpuManagerPolicy } from '../../kubelet/node-setup/cpu-manager.js';
 import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
 import { checkClientConfig, DEFAULT_CERT_DIR } from '../../kubelet/node-setup/kubeconfig.js';
 import { clientCaFileOf, NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS } from './dependencies.js';
-import { goSprintf, RUN_WRAP } from '../../kubelet/data/start-sequence.js';
+import { goSprintf, RUN_WRAP, wrapStepError } from '../../kubelet/data/start-sequence.js';
+import { checkServingCert } from '../../kubelet/node-setup/serving-cert.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import type { PathFact } from '../../model/node.js';
 
@@ -122,6 +124,26 @@ function ordered(context: StartContext): Ordered[] {
       items.push({ step, outcome });
     }
   }
+  // NewContainerManager validates cgroupRoot after swap (pkg/kubelet/cm/container_manager_linux.go:
+  // "Check if Cgroup-root actually exists on the node", with cgroupsPerQOS), on the host only.
+  const cgroupRoot = text('cgroupRoot') ?? '';
+  if (host && cgroupRoot !== '' && cgroupRoot !== '/' && config['cgroupsPerQOS'] !== false && !host.notChecked.some((n) => n.fact === 'cgroupRoots')) {
+    const exists = host.facts.cgroupRoots?.[cgroupRoot];
+    const configPath = context.model.kubeletConfig.configFile?.path;
+    if (text('cgroupDriver') === 'systemd' || exists === undefined) {
+      items.push({ step: 'run:container-manager', outcome: { undecidable: `cgroupRoot ${cgroupRoot}: ${text('cgroupDriver') === 'systemd' ? 'the systemd driver\'s cgroup names are not modelled' : 'whether its cgroup exists on this host was not read'}`, ...(configPath ? { path: configPath } : {}) } });
+    } else if (!exists) {
+      const error = `invalid configuration: cgroup ["${cgroupRoot.replace(/^\/+|\/+$/g, '')}"] has some missing paths: ${cgroupRootDir(cgroupRoot, host.facts.cgroupVersion ?? 1)}`;
+      items.push({ step: 'run:container-manager', outcome: {
+        findingId: 'kubelet-cgroup-root-missing',
+        kubeletError: goSprintf(RUN_WRAP, error),
+        message: `Kubelet 1.${context.minor} is given cgroupRoot ${cgroupRoot} (--cgroup-root), and that cgroup does not exist on this host: the container manager refuses it.`,
+        remediation: `Create the ${cgroupRoot} cgroup before kubelet starts (kind's entrypoint does), or drop cgroupRoot.`,
+        inexact: true,
+        ...(configPath ? { path: configPath } : {}),
+      } });
+    }
+  }
   // NewContainerManager creates the CPU manager after its host checks (swap, cgroup root): last in its step.
   const policy = text('cpuManagerPolicy') ?? '';
   if (context.minor >= 26 || context.gateEnabled('CPUManager')) {
@@ -141,6 +163,26 @@ function ordered(context: StartContext): Ordered[] {
         ...(configPath ? { path: configPath } : {}),
       } });
     }
+  }
+  // NewMainKubelet's serving certificate (after the runtime and image managers).
+  const flag = (name: string) => (flags ? lastValue(flags, name) : undefined) ?? '';
+  const serving = checkServingCert({
+    minor: context.minor,
+    certDir: flag('cert-dir') || DEFAULT_CERT_DIR,
+    tlsCertFile: text('tlsCertFile') ?? '',
+    tlsPrivateKeyFile: text('tlsPrivateKeyFile') ?? '',
+    serverTLSBootstrap: config['serverTLSBootstrap'] === true,
+    gateEnabled: (gate) => context.gateEnabled(gate),
+  }, (path) => context.model.files[nodePathKey(path)]);
+  if ('undecidable' in serving) items.push({ step: 'run:create-kubelet', outcome: { undecidable: `kubelet's serving certificate: ${serving.undecidable}`, ...(serving.path ? { path: serving.path } : {}) } });
+  else if (!serving.ok) {
+    items.push({ step: 'run:create-kubelet', outcome: {
+      findingId: 'kubelet-serving-cert-invalid',
+      kubeletError: wrapStepError(context.minor, 'run:create-kubelet', serving.error) ?? goSprintf(RUN_WRAP, serving.error),
+      message: `Kubelet 1.${context.minor} cannot load its serving certificate (tlsCertFile / tlsPrivateKeyFile, --tls-cert-file / --tls-private-key-file): ${serving.error}.`,
+      remediation: 'Restore the serving certificate and key at those paths, or unset tlsCertFile and tlsPrivateKeyFile (kubelet then writes a self-signed pair in --cert-dir), or use serverTLSBootstrap.',
+      path: serving.path,
+    } });
   }
   const rank = (step: Ordered['step']) => (step === 'post-start' ? Number.MAX_SAFE_INTEGER : stepIndex(context.minor, step) ?? Number.MAX_SAFE_INTEGER - 1);
   return items.sort((a, b) => rank(a.step) - rank(b.step));
