@@ -101,14 +101,10 @@ const FIELDS: Readonly<Record<string, InputStatus>> = {
   // ValidateKubeletConfiguration checks each taint (utiltaints.CheckTaintValidation, "invalid taint: …");
   // a valid one is only put on the Node when it registers. --register-with-taints is checked when parsed.
   registerWithTaints: noEffect('pkg/kubelet/apis/config/validation/validation.go (each taint checked) and pkg/kubelet/kubelet_node_status.go (set on the Node)', validTaints, 'taints with a valid key, value and effect and no timeAdded'),
-  // Read by validation (systemCgroups needs it), then NewContainerManager requires the cgroup on
-  // every subsystem: a host fact node-check does not read ("cgroup … has some missing paths",
-  // pkg/kubelet/cm/cgroup_v1_manager_linux.go Validate; the real kubelet 1.24.17 and 1.31.14 refused it).
-  cgroupRoot: noEffect('cmd/kubelet/app/server.go run(): "/" when empty with cgroupsPerQOS; pkg/kubelet/cm/container_manager_linux.go NewContainerManager: the cgroup must exist', (v) => v === '' || v === '/', '"" or "/" (the root cgroup)'),
   volumePluginDir: noEffect('pkg/volume/flexvolume/probe.go: the FlexVolume prober watches the directory (creating it), errors are logged'),
   // The rules of ValidateKubeletConfiguration node-check implements.
   ...Object.fromEntries(
-    ['nodeLeaseDurationSeconds', 'cgroupsPerQOS', 'enforceNodeAllocatable', 'systemCgroups', 'eventBurst', 'eventRecordQPS',
+    ['nodeLeaseDurationSeconds', 'cgroupsPerQOS', 'enforceNodeAllocatable', 'systemCgroups', 'cgroupRoot', 'eventBurst', 'eventRecordQPS',
       'healthzPort', 'cpuCFSQuotaPeriod', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent', 'imageMaximumGCAge', 'imageMinimumGCAge',
       'iptablesDropBit', 'iptablesMasqueradeBit', 'kubeAPIBurst', 'kubeAPIQPS', 'nodeStatusMaxImages', 'maxOpenFiles', 'maxPods', 'oomScoreAdj',
       'podsPerCore', 'port', 'readOnlyPort', 'registryBurst', 'registryPullQPS', 'maxParallelImagePulls', 'serializeImagePulls', 'serverTLSBootstrap',

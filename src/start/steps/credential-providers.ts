@@ -7,7 +7,7 @@
 import type { StartCheck } from '../start-check.js';
 import { PASS } from '../start-check.js';
 import { findingForFailure } from '../../checks/registration-check.js';
-import { klogValue } from '../../kubelet/data/start-sequence.js';
+import { goQuote } from '../../go/index.js';
 
 export const credentialProvidersStep: StartCheck = {
   id: 'credential-provider-registration',
@@ -30,7 +30,7 @@ export const credentialProvidersStep: StartCheck = {
         message: finding.message,
         remediation: finding.remediation,
         kubeletError: failure.kubeletError,
-        logLine: failure.exitStatus === 255 ? failure.kubeletError : `"Failed to register CRI auth plugins" err${klogValue(failure.kubeletError)}`,
+        logLine: failure.exitStatus === 255 ? failure.kubeletError : `"Failed to register CRI auth plugins" err=${goQuote(failure.kubeletError)}`,
         exitStatus: failure.exitStatus,
         ...(finding.path ? { path: finding.path } : {}),
         ...(finding.provider ? { provider: finding.provider } : {}),
