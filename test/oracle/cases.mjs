@@ -41,6 +41,8 @@ function baseConfig(minor, extra = '') {
 }
 
 const PASSWD = 'root:x:0:0:root:/root:/bin/sh\n';
+// pkg/kubelet/kubelet_pods.go getKubeletMappings: user.Lookup("kubelet") once UserNamespacesSupport is on (by default from 1.33).
+const USER_LOOKUP_MINOR = 33;
 const PLUGIN = '#!/bin/sh\necho {}\n';
 function credentialConfig(providers, apiVersion = 'kubelet.config.k8s.io/v1') {
   return JSON.stringify({ apiVersion, kind: 'CredentialProviderConfig', providers }, null, 1) + '\n';
@@ -55,10 +57,12 @@ const credentialFlags = '--image-credential-provider-config=/etc/kubernetes/cred
 // certificate with no key anywhere.
 const ORACLE_CA = "-----BEGIN CERTIFICATE-----\nMIIBlTCCATugAwIBAgIUcZZuMQD6fX5EnHAt8nuyhR9zV+kwCgYIKoZIzj0EAwIw\nHzEdMBsGA1UEAwwUbm9kZS1jaGVjay1vcmFjbGUtY2EwIBcNMjYxMjAxMTk0NzI0\nWhgPMjEyNjExMDcxOTQ3MjRaMB8xHTAbBgNVBAMMFG5vZGUtY2hlY2stb3JhY2xl\nLWNhMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEw3gMH+KqcRh8LfWjc6Y0RjYY\ntJRymNBvVD0isUeCjOb6VNLjap4rBGRbeCN4pGK+AH/5Otd2iIhftybDwxS9V6NT\nMFEwHQYDVR0OBBYEFKrYWbckb394YFE32M/v8ZHX1xarMB8GA1UdIwQYMBaAFKrY\nWbckb394YFE32M/v8ZHX1xarMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwID\nSAAwRQIhAMIaMWwArP2KXBQyuGISFH3Lir4WiHl0MyscI2XpRShVAiBJVJ4hC+14\n4qRsI9va11U41vbwsANkMh1i495NC5Sz0Q==\n-----END CERTIFICATE-----\n";
 
-function completionFiles(root, entries) {
+function completionFiles(minor, entries) {
   const present = new Set(entries.map(([p]) => p));
   const text = entries.filter(([, e]) => e.content).map(([, e]) => e.content.toString('utf8')).join('\n');
   const files = {};
+  // From 1.33 (UserNamespacesSupport on) kubelet looks its user up in /etc/passwd, which every node has.
+  if (minor >= USER_LOOKUP_MINOR && !present.has('/etc/passwd')) files['/etc/passwd'] = { content: PASSWD, mode: 0o644 };
   for (const m of text.matchAll(/"?clientCAFile"?\s*:\s*"?([^\s"',}]+)/g)) if (!present.has(m[1])) files[m[1]] = { content: ORACLE_CA, mode: 0o644 };
   return files;
 }
@@ -251,7 +255,7 @@ export function casesFor(minor) {
     const root = join(FIXTURES_DIR, name, 'root');
     const entries = treeEntries(root);
     cases.push({ id: `fixture/${name}`, kind: 'fixture', root, unit: spec.unit ?? 'kubelet.service', hash: hashFiles(entries) });
-    const extra = completionFiles(root, entries);
+    const extra = completionFiles(minor, entries);
     if (Object.keys(extra).length > 0) {
       const all = [...entries, ...Object.entries(extra).map(([p, f]) => [p, { mode: f.mode, content: Buffer.from(f.content) }])];
       cases.push({ id: `fixture-completed/${name}`, kind: 'fixture', root, extraFiles: extra, unit: spec.unit ?? 'kubelet.service', hash: hashFiles(all) });
