@@ -201,6 +201,9 @@ async function main() {
     results[kase.id] = verdict;
     process.stderr.write(`[${++n}/${todo.length}] ${kase.id}: ${verdict.outcome}${verdict.exit != null ? ` ${verdict.exit}` : ''} ${(verdict.logLine ?? verdict.reason ?? '').split('\n')[0]}\n`);
   }
+  // A case that no longer exists (renamed, or no longer generated for this minor) leaves the recording.
+  const current = new Set(casesFor(minor).map((c) => c.id));
+  for (const id of Object.keys(results)) if (!current.has(id)) delete results[id];
   const recording = {
     schema: 1,
     kubelet: built.version,
