@@ -160,6 +160,16 @@ function parseArgs(argv) {
   return { minor, sample: value('--sample') === undefined ? undefined : Number(value('--sample')), only: value('--cases'), fresh: argv.includes('--new'), timeoutMs: Number(value('--timeout') ?? 40) * 1000 };
 }
 
+/** Equal words, or the same words in another order: kubelet lists some sets in Go map order
+ * (NewContainerManager's missing cgroup paths, pkg/kubelet/cm/cgroup_v1_manager_linux.go), so a
+ * re-run may order a comma-separated list differently. */
+function sameWords(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  const tokens = (s) => s.split(/[\s,"\\]+/).sort().join('\0');
+  return tokens(a) === tokens(b);
+}
+
 /** A deterministic sample: the K cases whose hashes sort first, so a re-run checks the same ones. */
 function sampleOf(ids, recorded, k) {
   return [...ids].sort((a, b) => (recorded[a].caseHash < recorded[b].caseHash ? -1 : 1)).slice(0, k);
@@ -183,7 +193,7 @@ async function main() {
     for (const id of ids) {
       const was = recording.results[id];
       const now = await judgeCase(byId.get(id), context);
-      const same = now.caseHash === was.caseHash && now.outcome === was.outcome && now.exit === was.exit && now.logLine === was.logLine && now.error === was.error;
+      const same = now.caseHash === was.caseHash && now.outcome === was.outcome && now.exit === was.exit && sameWords(now.logLine, was.logLine) && sameWords(now.error, was.error);
       if (same) agree++;
       else process.stdout.write(`${id}: recorded ${was.outcome} ${was.exit ?? ''} ${was.logLine ?? ''}; now ${now.outcome} ${now.exit ?? ''} ${now.logLine ?? ''}\n`);
     }
