@@ -80,3 +80,32 @@ export function compareGoStrings(a: string, b: string): number {
   }
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
+
+/**
+ * A file name's bytes as a string, reversibly: valid UTF-8 is decoded, every other byte becomes
+ * U+DC00 + byte (a lone surrogate, which decoded UTF-8 never holds). Names are bytes to the kernel
+ * and to systemd, so a name that is not UTF-8 still opens (hostFileName).
+ */
+export function fileNameFromBytes(bytes: Uint8Array): string {
+  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  let out = '';
+  for (let at = 0; at < bytes.length;) {
+    const { rune, size } = decodeRune(bytes, at);
+    out += rune === RUNE_ERROR && size === 1 && !(bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) ? String.fromCharCode(0xdc00 + bytes[at]!) : String.fromCodePoint(rune);
+    at += size;
+  }
+  return out;
+}
+
+const ESCAPED_BYTE = /[\udc80-\udcff]/;
+
+/** The path as the file system takes it: the string, or its bytes when it holds escaped ones (fileNameFromBytes). */
+export function hostFileName(path: string): string | Buffer {
+  if (!ESCAPED_BYTE.test(path)) return path;
+  const parts: Buffer[] = [];
+  for (const ch of path) {
+    const code = ch.charCodeAt(0);
+    parts.push(ch.length === 1 && code >= 0xdc80 && code <= 0xdcff ? Buffer.from([code - 0xdc00]) : Buffer.from(ch, 'utf8'));
+  }
+  return Buffer.concat(parts);
+}

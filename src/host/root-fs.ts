@@ -7,6 +7,7 @@
 import { type Stats, closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, posix, resolve as pathResolve } from 'node:path';
 import { walkPath, type PathView } from './path-walk.js';
+import { fileNameFromBytes, hostFileName } from '../go/utf8.js';
 
 export type ErrnoCode = 'ENOENT' | 'ENOTDIR' | 'ELOOP' | 'EACCES' | 'ENAMETOOLONG' | 'EISDIR' | 'EIO' | 'EFBIG' | string;
 
@@ -98,7 +99,7 @@ export class RootFs {
       try {
         // ENOENT as undefined: no Error object (with its stack) for the commonest failure. (lstat
         // gives only ENOENT so; ENOTDIR and the rest still throw: test/host/root-fs.test.ts.)
-        st = lstatSync(hostPath, NO_THROW_IF_NO_ENTRY);
+        st = lstatSync(hostFileName(hostPath), NO_THROW_IF_NO_ENTRY);
       } catch (error) {
         return { code: errnoOf(error) };
       }
@@ -112,7 +113,7 @@ export class RootFs {
     },
     readlink: (link) => {
       try {
-        return readlinkSync(link.hostPath);
+        return fileNameFromBytes(readlinkSync(hostFileName(link.hostPath), { encoding: 'buffer' }));
       } catch (error) {
         return { code: errnoOf(error) };
       }
@@ -135,7 +136,7 @@ export class RootFs {
     const r = this.resolve(nodePath, false);
     if (!r.ok) return undefined;
     try {
-      return readlinkSync(r.hostPath);
+      return fileNameFromBytes(readlinkSync(hostFileName(r.hostPath), { encoding: 'buffer' }));
     } catch {
       return undefined;
     }
@@ -147,7 +148,7 @@ export class RootFs {
     if (!r.ok) return r;
     let fd: number | undefined;
     try {
-      fd = openSync(r.hostPath, constants.O_RDONLY | constants.O_NONBLOCK);
+      fd = openSync(hostFileName(r.hostPath), constants.O_RDONLY | constants.O_NONBLOCK);
       if (!this.insideRoot(fd)) return { ok: false, code: OUTSIDE_ROOT };
       const st = fstatSync(fd);
       if (st.isDirectory()) return { ok: false, code: 'EISDIR' };
@@ -176,7 +177,7 @@ export class RootFs {
     if (!r.ok) return r;
     let fd: number | undefined;
     try {
-      fd = openSync(r.hostPath, constants.O_RDONLY | constants.O_NONBLOCK);
+      fd = openSync(hostFileName(r.hostPath), constants.O_RDONLY | constants.O_NONBLOCK);
       if (!this.insideRoot(fd)) return { ok: false, code: OUTSIDE_ROOT };
       if (!fstatSync(fd).isFile()) return { ok: false, code: 'EINVAL' };
       const buf = Buffer.alloc(length);
@@ -206,7 +207,7 @@ export class RootFs {
     if (r.lastIsFile !== true) return undefined;
     let fd: number | undefined;
     try {
-      fd = openSync(r.hostPath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+      fd = openSync(hostFileName(r.hostPath), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
       if (!this.insideRoot(fd)) return undefined;
       const st = fstatSync(fd);
       if (!st.isFile()) return undefined;
@@ -227,12 +228,13 @@ export class RootFs {
     try {
       let listed = r.hostPath;
       if (this.verifies()) {
-        fd = openSync(r.hostPath, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK);
+        fd = openSync(hostFileName(r.hostPath), constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK);
         if (!this.insideRoot(fd)) return { ok: false, code: OUTSIDE_ROOT };
         listed = `/proc/self/fd/${fd}`;
       }
-      const entries = readdirSync(listed, { withFileTypes: true });
-      return { ok: true, entries: entries.map((e) => ({ name: e.name, isDirectory: e.isDirectory() })) };
+      // Names are bytes (systemd loads a drop-in whose name is not UTF-8): read them so.
+      const entries = readdirSync(hostFileName(listed), { withFileTypes: true, encoding: 'buffer' });
+      return { ok: true, entries: entries.map((e) => ({ name: fileNameFromBytes(e.name), isDirectory: e.isDirectory() })) };
     } catch (error) {
       return { ok: false, code: errnoOf(error) };
     } finally {
@@ -248,11 +250,11 @@ export class RootFs {
       let st: Stats;
       if (this.verifies()) {
         // O_PATH opens anything (a FIFO without blocking, a symlink itself with O_NOFOLLOW).
-        fd = openSync(r.hostPath, O_PATH | (follow ? 0 : constants.O_NOFOLLOW));
+        fd = openSync(hostFileName(r.hostPath), O_PATH | (follow ? 0 : constants.O_NOFOLLOW));
         if (!this.insideRoot(fd, !follow)) return { ok: false, code: OUTSIDE_ROOT };
         st = fstatSync(fd);
       } else {
-        st = follow ? statSync(r.hostPath) : lstatSync(r.hostPath);
+        st = follow ? statSync(hostFileName(r.hostPath)) : lstatSync(hostFileName(r.hostPath));
       }
       return statResult(st);
     } catch (error) {

@@ -12,6 +12,7 @@ import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, read
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bootstrapKubeconfig, eksKubeconfig, kubeadmKubeletConf, KUBELET_CLIENT_PEM, KUBELET_CLIENT_PEM_PATH } from '../../scripts/fixtures/kubeconfig.mjs';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/nodes/', import.meta.url));
 
@@ -66,6 +67,74 @@ function completionFiles(minor, entries) {
   for (const m of text.matchAll(/"?clientCAFile"?\s*:\s*"?([^\s"',}]+)/g)) if (!present.has(m[1])) files[m[1]] = { content: ORACLE_CA, mode: 0o644 };
   return files;
 }
+
+// Kubelet's API client (cmd/kubelet/app/server.go buildKubeletClientConfig): kubeconfig shapes
+// and failures, with and without a bootstrap kubeconfig and certificate rotation.
+const KC = '/etc/kubernetes/kubelet.conf';
+const BKC = '/etc/kubernetes/bootstrap-kubelet.conf';
+const CA_FILE = '/etc/kubernetes/pki/ca.crt';
+const kcFlags = (bootstrap = false) => `--kubeconfig=${KC}${bootstrap ? ` --bootstrap-kubeconfig=${BKC}` : ''}`;
+const tokenKubeconfig = bootstrapKubeconfig();
+const pemFile = { [KUBELET_CLIENT_PEM_PATH]: { content: KUBELET_CLIENT_PEM, mode: 0o600 } };
+const b64 = (text) => Buffer.from(text).toString('base64');
+const kubeconfigVariants = () => [
+  ['kubeconfig-token', { flags: kcFlags(), files: { [KC]: tokenKubeconfig } }],
+  ['kubeconfig-client-cert', { flags: kcFlags(), files: { [KC]: kubeadmKubeletConf(), ...pemFile } }],
+  ['kubeconfig-client-cert-data', { flags: kcFlags(), files: { [KC]: kubeadmKubeletConf().replace(`client-certificate: ${KUBELET_CLIENT_PEM_PATH}`, `client-certificate-data: ${b64(KUBELET_CLIENT_PEM)}`).replace(`client-key: ${KUBELET_CLIENT_PEM_PATH}`, `client-key-data: ${b64(KUBELET_CLIENT_PEM)}`) } }],
+  ['kubeconfig-exec', { flags: kcFlags(), files: { [KC]: eksKubeconfig(), [CA_FILE]: ORACLE_CA } }],
+  ['kubeconfig-json', { flags: kcFlags(), files: { [KC]: JSON.stringify({ apiVersion: 'v1', kind: 'Config', clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:6443', 'insecure-skip-tls-verify': true } }], users: [{ name: 'u', user: { token: 'oracle' } }], contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }], 'current-context': 'x' }) } }],
+  ['kubeconfig-relative-ca', { flags: kcFlags(), files: { [KC]: eksKubeconfig('oracle', 'us-east-1', 'pki/ca.crt'), [CA_FILE]: ORACLE_CA } }],
+  ['kubeconfig-missing-rotate', { flags: kcFlags(), config: 'rotateCertificates: true' }],
+  ['kubeconfig-bootstrap-missing', { flags: kcFlags(true) }],
+  ['kubeconfig-bootstrap-rotate', { flags: kcFlags(true), config: 'rotateCertificates: true', files: { [BKC]: tokenKubeconfig } }],
+  ['kubeconfig-token-bootstrap-missing', { flags: kcFlags(true), files: { [KC]: tokenKubeconfig } }],
+  ['kubeconfig-cert-bootstrap-missing', { flags: kcFlags(true), files: { [KC]: kubeadmKubeletConf(), ...pemFile } }],
+  ['kubeconfig-rotate-current-pem', { flags: kcFlags(true), config: 'rotateCertificates: true', files: { [KC]: kubeadmKubeletConf(), ...pemFile } }],
+  ['kubeconfig-standalone-bootstrap-missing', { flags: `--bootstrap-kubeconfig=${BKC}` }],
+  ['kubeconfig-yaml-syntax', { flags: kcFlags(), files: { [KC]: 'apiVersion: v1\nclusters: [\n' } }],
+  ['kubeconfig-empty', { flags: kcFlags(), files: { [KC]: '' } }],
+  ['kubeconfig-no-current-context', { flags: kcFlags(), files: { [KC]: tokenKubeconfig.replace('current-context: kubelet\n', '') } }],
+  ['kubeconfig-unknown-current-context', { flags: kcFlags(), files: { [KC]: tokenKubeconfig.replace('current-context: kubelet', 'current-context: nope') } }],
+  ['kubeconfig-no-server', { flags: kcFlags(), files: { [KC]: tokenKubeconfig.replace(/    server: .*\n/, '') } }],
+  ['kubeconfig-ca-file-missing', { flags: kcFlags(), files: { [KC]: eksKubeconfig() } }],
+  ['kubeconfig-client-cert-missing', { flags: kcFlags(), files: { [KC]: kubeadmKubeletConf() } }],
+  ['kubeconfig-is-directory', { flags: kcFlags(), files: { [`${KC}/placeholder`]: '' } }],
+];
+
+/** Values kubelet takes without a word, or refuses, that node-check decides. */
+const valueVariants = () => [
+  ['config-cpu-manager-none', { config: 'cpuManagerPolicy: none' }],
+  ['config-cpu-manager-static-zero-reserved', { config: 'cpuManagerPolicy: static\nsystemReserved:\n  cpu: "0"' }],
+  ['flag-cpu-manager-bogus', { flags: '--cpu-manager-policy=bogus' }],
+  ['flag-cgroup-root-missing', { flags: '--cgroup-root=/no-such-cgroup' }],
+  ['config-tls-cert-missing', { config: 'tlsCertFile: /etc/kubernetes/pki/missing.crt\ntlsPrivateKeyFile: /etc/kubernetes/pki/missing.key' }],
+  ['config-tls-cert-valid', { config: `tlsCertFile: ${KUBELET_CLIENT_PEM_PATH}\ntlsPrivateKeyFile: ${KUBELET_CLIENT_PEM_PATH}`, files: pemFile }],
+  ['config-max-pods-250', { config: 'maxPods: 250' }],
+  ['config-pod-pids-limit', { config: 'podPidsLimit: 4096' }],
+  ['config-serialize-image-pulls-false', { config: 'serializeImagePulls: false' }],
+  ['config-container-log-max-size', { config: 'containerLogMaxSize: 50Mi' }],
+  ['config-container-log-max-files', { config: 'containerLogMaxFiles: 3' }],
+  ['config-image-gc-valid', { config: 'imageGCHighThresholdPercent: 80\nimageGCLowThresholdPercent: 70' }],
+  ['config-kube-reserved-valid', { config: 'kubeReserved:\n  cpu: 100m\n  memory: 100Mi' }],
+  ['config-cluster-dns', { config: 'clusterDNS:\n- 10.96.0.10\nclusterDomain: cluster.local' }],
+  ['config-register-node-false', { config: 'registerNode: false' }],
+  ['config-eviction-percent', { config: 'evictionHard:\n  memory.available: 5%' }],
+  ['config-node-status-update-frequency', { config: 'nodeStatusUpdateFrequency: 20s' }],
+  ['config-kube-api-qps', { config: 'kubeAPIQPS: 50\nkubeAPIBurst: 100' }],
+  ['config-sync-frequency', { config: 'syncFrequency: 1m' }],
+  ['config-topology-none', { config: 'topologyManagerPolicy: none' }],
+  ['config-cpu-cfs-quota-false', { config: 'cpuCFSQuota: false' }],
+  ['config-hairpin-veth', { config: 'hairpinMode: hairpin-veth' }],
+  ['config-max-open-files', { config: 'maxOpenFiles: 1000000' }],
+  ['config-image-minimum-gc-age', { config: 'imageMinimumGCAge: 5m' }],
+  ['config-reserved-system-cpus', { config: 'reservedSystemCPUs: "0"' }],
+  ['flag-v-4', { flags: '--v=4' }],
+  ['flag-node-labels-two', { flags: '--node-labels=a.example.com/x=1,b.example.com/y=2' }],
+  ['flag-register-with-taints', { flags: '--register-with-taints=dedicated=infra:NoSchedule' }],
+  ['flag-fail-swap-on-true', { flags: '--fail-swap-on=true' }],
+  ['flag-max-pods-110', { flags: '--max-pods=110' }],
+  ['config-eviction-two-signals', { config: 'evictionHard:\n  memory.available: 100Mi\n  nodefs.available: 10%' }],
+];
 
 /** Generated variants for one minor: [id, { flags, config, files }]. */
 function variants(minor) {
@@ -147,6 +216,8 @@ function variants(minor) {
     ['config-eviction-valid', { config: 'evictionHard:\n  memory.available: 100Mi' }],
     ['config-shutdown-grace', { config: 'shutdownGracePeriod: 30s\nshutdownGracePeriodCriticalPods: 10s' }],
     ['config-shutdown-grace-inverted', { config: 'shutdownGracePeriod: 10s\nshutdownGracePeriodCriticalPods: 30s' }],
+    ...kubeconfigVariants(),
+    ...valueVariants(),
   ];
   return [...list, ...fieldTypeVariants(minor), ...gateVariants(minor, GENERATED_PER_MINOR - list.length - fieldTypeVariants(minor).length)];
 }

@@ -1,4 +1,8 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import t from 'tap';
+import { RootFs } from '../../src/host/root-fs.js';
 import { loadService } from '../../src/systemd/load-service.js';
 import { makeTempRoot, type TempRootSpec } from './temp-root.js';
 
@@ -223,4 +227,19 @@ t.test('same-named drop-ins in service.d and kubelet.service.d: the unit\'s wins
   };
   t.same(load(t, { files }, 'kubelet.service', 252).execStart?.argv, ['/usr/bin/kubelet', '--unit']);
   t.same(load(t, { files }, 'kubelet.service', 239).execStart?.argv, ['/usr/bin/kubelet', '--type-wide']);
+});
+
+t.test('a drop-in whose name is not UTF-8 is loaded, as systemd loads it (names are bytes)', async (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'node-check-bytes-'));
+  t.teardown(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.mkdirSync(path.join(root, LIB), { recursive: true });
+  fs.mkdirSync(path.join(root, ETC, 'kubelet.service.d'), { recursive: true });
+  fs.writeFileSync(path.join(root, LIB, 'kubelet.service'), unit('/usr/bin/kubelet --from=unit'));
+  // "10-\xff\xfe.conf": not UTF-8 (Node's default readdir would give U+FFFD, a name that does not open).
+  const name = Buffer.concat([Buffer.from(`${path.join(root, ETC, 'kubelet.service.d')}/10-`), Buffer.from([0xff, 0xfe]), Buffer.from('.conf')]);
+  fs.writeFileSync(name, '[Service]\nExecStart=\nExecStart=/usr/bin/kubelet --from=dropin\n');
+  const loaded = loadService(new RootFs(root), 'kubelet.service', { systemdVersion: 252 });
+  t.same(loaded.execStart?.argv, ['/usr/bin/kubelet', '--from=dropin'], 'the drop-in is read through its raw name');
+  t.equal(loaded.dropInPaths.length, 1);
+  t.match(loaded.dropInPaths[0], /\/10-\udcff\udcfe\.conf$/, 'each byte that is not UTF-8 is kept, escaped, in the path');
 });
