@@ -253,7 +253,7 @@ function fieldTypeVariants(minor) {
 /**
  * Feature-gate cases for this minor: every gate the previous minor registered and this one does
  * not (unrecognized), every locked gate set against its lock, then registered gates set to their
- * own default (kubelet accepts them; node-check must know the name) until `room` is filled.
+ * own default (kubelet accepts them; node-check must know the name) while `room` is left.
  */
 function gateVariants(minor, room) {
   const rowAt = (rows, m) => rows.find(([from, until]) => from <= m && m <= until);
@@ -262,7 +262,7 @@ function gateVariants(minor, room) {
   const registered = gates.filter(([, rows]) => rowAt(rows, minor)).map(([name, rows]) => [name, rowAt(rows, minor)]);
   const locked = registered.filter(([, row]) => row[4] === 1).map(([name, row]) => [`gate-locked-against/${name}`, { flags: `--feature-gates=${name}=${row[2] ? 'false' : 'true'}` }]);
   const defaults = registered.filter(([, row]) => row[4] === 0 && row[3] !== 'PreAlpha').map(([name, row]) => [`gate-default/${name}`, { flags: `--feature-gates=${name}=${row[2] ? 'true' : 'false'}` }]);
-  const fixed = [...removed, ...locked].slice(0, Math.max(0, room));
+  const fixed = [...removed, ...locked];
   return [...fixed, ...defaults.slice(0, Math.max(0, room - fixed.length))];
 }
 
