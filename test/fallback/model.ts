@@ -7,6 +7,13 @@ import { nodePathKey } from '../../src/credentials/registration.js';
 import { parseExecValue } from '../../src/systemd/exec-command.js';
 import { expandArgv } from '../../src/systemd/env-expand.js';
 import { parseUnitName } from '../../src/systemd/unit-name.js';
+import { certStoreFiles } from '../../src/kubelet/node-setup/kubeconfig.js';
+import { servingCertFiles } from '../../src/kubelet/node-setup/serving-cert.js';
+import { file as fileFact } from '../helpers/facts.js';
+// @ts-expect-error: a plain JS module of the fixture generators, without types
+import { kubeconfigFiles as kubeconfigFilesUntyped } from '../../scripts/fixtures/kubeconfig.mjs';
+
+const kubeconfigFiles = kubeconfigFilesUntyped as (texts: string[], shape: string) => Record<string, string>;
 
 export interface ModelSpec {
   readonly unit?: string;
@@ -31,6 +38,12 @@ export function modelOf(spec: ModelSpec): NodeModel {
   const argv = command.noEnvExpand ? command.words : expandArgv(command.words, env).argv;
   const located = locateKubelet(argv);
   const files: Record<string, PathFact> = {};
+  // What discovery records on a node (src/discover/discover-node.ts): the kubeconfig the flags name,
+  // as a bootstrapped node holds it (the fixtures' fill-in), and the cert directory's other files absent.
+  const certDir = '/var/lib/kubelet/pki';
+  for (const path of [...servingCertFiles(certDir), ...Object.values(certStoreFiles(certDir, 'kubelet-server')), ...Object.values(certStoreFiles(certDir))]) files[nodePathKey(path)] = { exists: false, code: 'ENOENT' };
+  const shape = argv.some((a) => a.startsWith('--kubeconfig=/etc/kubernetes/kubelet.conf')) ? 'kubeadm' : argv.some((a) => a.startsWith('--bootstrap-kubeconfig=')) ? 'openshift' : 'bootstrapped';
+  for (const [path, text] of Object.entries(kubeconfigFiles([argv.join(' ')], shape))) files[nodePathKey(path)] = fileFact(text, 0o600);
   for (const [path, fact] of Object.entries(spec.files ?? {})) files[nodePathKey(path)] = fact;
   return {
     root: '/',

@@ -4,6 +4,7 @@ import {
   CONFIG_OBJECT_RENDERING,
   fatalLine,
   formatFatalLine,
+  klogValue,
   startSequence,
   startSteps,
   stepIndex,
@@ -40,8 +41,12 @@ t.test('1.24 lines after flag parsing are not pinned (kubernetes #110690 / #1109
   t.equal(fatalLine(24, 'unknown command x', 'stray-argument')!.inexact, false);
   t.equal(fatalLine(24, 'failed to run Kubelet: x', 'run:cri')!.inexact, true);
   t.equal(fatalLine(28, 'failed to run Kubelet: x', 'run:cri')!.inexact, false);
-  t.equal(fatalLine(28, 'a\nb')!.inexact, false, "klog's block form for multi-line values is pinned");
-  t.equal(fatalLine(28, 'a\nb')!.text, '"command failed" err=<\n\ta\n\tb\n >', 'as the real kubelet 1.31 wrote it (test/oracle/verdicts)');
+});
+
+t.test("klog's multi-line value: =<, each line after a tab, then \" >\" (as the real kubelet 1.31.14 writes it)", async (t) => {
+  t.same(fatalLine(28, 'a\nb'), { text: '"command failed" err=<\n\ta\n\tb\n >', inexact: false });
+  t.equal(fatalLine(31, 'a\n')!.text, '"command failed" err=<\n\ta\n >', 'a trailing line break adds no line');
+  t.equal(klogValue('one "line"'), '="one \\"line\\""');
 });
 
 t.test('validate-config: aggregate, %s of the config object, klog quoting — a real journal line', async (t) => {

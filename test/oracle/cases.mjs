@@ -99,6 +99,9 @@ const kubeconfigVariants = () => [
   ['kubeconfig-ca-file-missing', { flags: kcFlags(), files: { [KC]: eksKubeconfig() } }],
   ['kubeconfig-client-cert-missing', { flags: kcFlags(), files: { [KC]: kubeadmKubeletConf() } }],
   ['kubeconfig-is-directory', { flags: kcFlags(), files: { [`${KC}/placeholder`]: '' } }],
+  ['kubeconfig-exec-v1', { flags: kcFlags(), files: { [KC]: eksKubeconfig().replace('client.authentication.k8s.io/v1beta1', 'client.authentication.k8s.io/v1').replace('      args:', '      interactiveMode: Never\n      args:'), [CA_FILE]: ORACLE_CA } }],
+  ['kubeconfig-insecure-token', { flags: kcFlags(), files: { [KC]: tokenKubeconfig.replace(/    certificate-authority-data: .*\n/, '    insecure-skip-tls-verify: true\n') } }],
+  ['flag-rotate-certificates-kubeconfig-missing', { flags: `${kcFlags()} --rotate-certificates=true` }],
 ];
 
 /** Values kubelet takes without a word, or refuses, that node-check decides. */
@@ -108,6 +111,7 @@ const valueVariants = () => [
   ['flag-cpu-manager-bogus', { flags: '--cpu-manager-policy=bogus' }],
   ['flag-cgroup-root-missing', { flags: '--cgroup-root=/no-such-cgroup' }],
   ['config-tls-cert-missing', { config: 'tlsCertFile: /etc/kubernetes/pki/missing.crt\ntlsPrivateKeyFile: /etc/kubernetes/pki/missing.key' }],
+  ['config-tls-key-missing', { config: `tlsCertFile: ${KUBELET_CLIENT_PEM_PATH}\ntlsPrivateKeyFile: /etc/kubernetes/pki/missing.key`, files: pemFile }],
   ['config-tls-cert-valid', { config: `tlsCertFile: ${KUBELET_CLIENT_PEM_PATH}\ntlsPrivateKeyFile: ${KUBELET_CLIENT_PEM_PATH}`, files: pemFile }],
   ['config-max-pods-250', { config: 'maxPods: 250' }],
   ['config-pod-pids-limit', { config: 'podPidsLimit: 4096' }],

@@ -83,16 +83,21 @@ t.test('--exit-on-lock-contention without --lock-file', async (t) => {
   t.match(locked.undecided, [{ reason: /--lock-file \/var\/run\/lock\/kubelet\.lock/ }]);
 });
 
-t.test('the client CA bundle: garbage, empty, missing are fatal at BuildAuth; a certificate passes', async (t) => {
+t.test('the client CA bundle: garbage, empty, missing are fatal, at InitializeTLS up to 1.35, at BuildAuth from 1.36; a certificate passes', async (t) => {
   const conf = `authentication:\n  x509:\n    clientCAFile: ${CA}\n`;
-  const garbage = run('', 30, conf, { [CA]: fileFact(Buffer.from('not a certificate\n')) });
+  const garbage = run('', 36, conf, { [CA]: fileFact(Buffer.from('not a certificate\n')) });
   t.equal(garbage.failure?.findingId, 'kubelet-client-ca-invalid');
   t.equal(garbage.failure?.kubeletError, `failed to run Kubelet: error loading CA bundle for "client-ca-bundle::${CA}": data does not contain any valid RSA or ECDSA certificates`);
   t.equal(garbage.failure?.path, CA);
-  const empty = run('', 30, conf, { [CA]: fileFact(Buffer.alloc(0)) });
+  const empty = run('', 36, conf, { [CA]: fileFact(Buffer.alloc(0)) });
   t.equal(empty.failure?.kubeletError, `failed to run Kubelet: missing content for CA bundle "client-ca-bundle::${CA}"`);
-  const missing = run('', 30, conf, { [CA]: { exists: false, code: 'ENOENT' } });
+  const missing = run('', 36, conf, { [CA]: { exists: false, code: 'ENOENT' } });
   t.equal(missing.failure?.kubeletError, `failed to run Kubelet: open ${CA}: no such file or directory`);
+  // Up to 1.35 InitializeTLS loads it first, with cert.NewPool (as the real kubelet 1.31.14 prints it).
+  const initializeTls = (data: PathFact) => run('', 30, conf, { [CA]: data }).failure?.kubeletError;
+  t.equal(initializeTls({ exists: false, code: 'ENOENT' }), `failed to construct kubelet dependencies: unable to load client CA file ${CA}: open ${CA}: no such file or directory`);
+  t.equal(initializeTls(fileFact(Buffer.alloc(0))), `failed to construct kubelet dependencies: unable to load client CA file ${CA}: error creating pool from ${CA}: data does not contain any valid RSA or ECDSA certificates`);
+  t.equal(initializeTls(fileFact(Buffer.from('not a certificate\n'))), `failed to construct kubelet dependencies: unable to load client CA file ${CA}: error creating pool from ${CA}: data does not contain any valid RSA or ECDSA certificates`);
   t.equal(startVerdict(run('', 30, conf, { [CA]: fileFact(PEM) })), true);
   t.equal(startVerdict(run(`--client-ca-file=${CA}`, 30, '', { [CA]: fileFact(Buffer.from('x')) })), false, '--client-ca-file is the same field');
   t.equal(startVerdict(run('', 30, conf)), null, 'a path discovery did not read is "cannot tell"');
@@ -132,17 +137,17 @@ t.test('end to end: a healthy kubeadm root, then its CA bundle replaced with gar
 });
 
 t.test('an input no rule decides, set to a non-default value, is "cannot tell", naming it, its file and line', async (t) => {
-  const sim = run('', 30, 'maxPods: 110\ncpuManagerPolicy: static\n');
+  const sim = run('', 30, 'maxPods: 110\nmemoryManagerPolicy: Static\n');
   t.equal(startVerdict(sim), null);
-  t.match(sim.undecided, [{ checkId: 'kubelet-undecided-inputs', path: CONF, reason: new RegExp(`cpuManagerPolicy \\(${CONF}:5\\)`) }]);
+  t.match(sim.undecided, [{ checkId: 'kubelet-undecided-inputs', path: CONF, reason: new RegExp(`memoryManagerPolicy \\(${CONF}:5\\)`) }]);
   t.equal(startVerdict(run('', 30, 'cpuManagerPolicy: ""\nregisterNode: null\n')), true, 'zero and null values are the defaults');
-  const flag = run('--root-dir=/data/kubelet', 30, '');
+  const flag = run('--experimental-mounter-path=/usr/local/bin/mount', 30, '');
   t.equal(startVerdict(flag), null);
-  t.match(flag.undecided[0]?.reason, /--root-dir \(\/etc\/systemd\/system\/kubelet\.service:20\)/, 'a flag: the ExecStart= line');
-  const failing = run('--root-dir=/data/kubelet --exit-on-lock-contention', 30, '');
+  t.match(flag.undecided[0]?.reason, /--experimental-mounter-path \(\/etc\/systemd\/system\/kubelet\.service:20\)/, 'a flag: the ExecStart= line');
+  const failing = run('--experimental-mounter-path=/usr/local/bin/mount --exit-on-lock-contention', 30, '');
   t.equal(startVerdict(failing), false, 'a later refusal still decides');
   t.equal(failing.failure?.inexact, true, 'its text is then inexact');
-  t.match(run('', 30, 'cgroupDriver: bogus\n').undecided, [{ reason: /cgroupDriver/ }], 'a no-effect field outside the values it is decided for');
+  t.match(run('', 30, 'containerLogMaxFiles: 1\n').undecided, [{ reason: /containerLogMaxFiles/ }], 'a no-effect field outside the values it is decided for');
   t.match(run('', 30, 'authorization:\n  mode: Webhook\n').undecided, [{ reason: /authorization\.mode/ }], 'Webhook without --kubeconfig: no API client');
   t.equal(startVerdict(run('--kubeconfig=/etc/kubernetes/kubelet.conf', 30, 'authorization:\n  mode: Webhook\n')), true);
 });

@@ -55,7 +55,10 @@ Restart=always
 // without it, the configuration is what upstream's kubelet refuses.
 // The client CA kubelet.conf names (written by the machine-config server on a real node).
 const CLIENT_CA = readFileSync(new URL('../../fixtures/nodes/start-config-json/root/etc/kubernetes/pki/ca.crt', import.meta.url), 'utf8');
-const root = (dir: string, unit = UNIT) => writeRoot(dir, { '/etc/systemd/system/kubelet.service': unit, '/etc/kubernetes/kubelet.conf': KUBELET_CONF, '/etc/kubernetes/kubelet-ca.crt': CLIENT_CA });
+// The kubeconfig the unit names, as a bootstrapped node holds it (the fixtures' fill-in).
+const fillIns = '../../../scripts/fixtures/kubeconfig.mjs';
+const kubeconfig = (await import(fillIns)) as { kubeconfigFiles(texts: string[], shape: string): Record<string, string> };
+const root = (dir: string, unit = UNIT) => writeRoot(dir, { '/etc/systemd/system/kubelet.service': unit, '/etc/kubernetes/kubelet.conf': KUBELET_CONF, '/etc/kubernetes/kubelet-ca.crt': CLIENT_CA, ...kubeconfig.kubeconfigFiles([unit], 'openshift') });
 const validationErrors = (report: Awaited<ReturnType<typeof checkNode>>) => report.findings.filter((f) => f.severity === 'error' && /NodeLogQuery/.test(f.kubeletError ?? f.message));
 
 t.test("OpenShift 4.14-4.20 kubelet.conf (enableSystemLogQuery: true): OpenShift's kubelet 1.27-1.33 starts", async (t) => {
