@@ -7,7 +7,9 @@
 // what kubelet did (started, or blocked waiting: running; exited: not), and where kubelet exited
 // and node-check's first error finding gives words not marked inexact, kubeletLogLine and
 // kubeletError must equal the recorded ones. Prints one line per minor and a total; exits 1 on
-// any disagreement, stale hash, unrecorded case, or a case the sandbox could not run.
+// any disagreement, stale hash, unrecorded case, or a case the sandbox could not run. A null
+// answer holds where node-check says why it cannot tell; those are counted per minor on an
+// indented line (each listed with --held).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { casesFor, materializeCase } from '../../test/oracle/cases.mjs';
@@ -21,7 +23,12 @@ function socketPaths(endpoints) {
   return (endpoints ?? []).map((e) => e.replace(/^unix:\/\//, ''));
 }
 
-/** One recorded case against node-check: { agree, judged, problem? }. */
+/**
+ * One recorded case against node-check: { agree, judged, held?, problem? }. A null answer is
+ * node-check's documented rule for what it cannot know (the contract: an input it does not model
+ * makes the answer null, never a guess); it holds (counts as agreement) only with the
+ * cannot-decide finding that says why, and `held` carries that reason.
+ */
 export async function compareCase(api, recording, kase, verdict) {
   const judged = verdict.outcome === 'started' || verdict.outcome === 'exited';
   if (!kase) return { agree: false, judged, problem: 'the case no longer exists: re-judge this minor' };
@@ -38,6 +45,10 @@ export async function compareCase(api, recording, kase, verdict) {
   const first = report.findings.find((f) => f.severity === 'error');
   const said = `node-check: kubeletWillStart ${report.kubeletWillStart}${first ? `, first error ${first.id}${first.kubeletLogLine ? ` ${first.kubeletLogLine}` : ''}${first.inexact ? ' (inexact)' : ''}` : ''}`;
   const did = `kubelet ${verdict.outcome}${verdict.exit != null ? ` (exit ${verdict.exit})` : ''}${verdict.logLine ? `: ${verdict.logLine}` : ''}`;
+  if (report.kubeletWillStart === null) {
+    const why = report.findings.find((f) => f.id === 'cannot-decide');
+    if (why) return { agree: true, judged, held: why.message };
+  }
   if (report.kubeletWillStart !== kubeletRuns) return { agree: false, judged, problem: `${did}; ${said}` };
   if (!kubeletRuns && first && !first.inexact && first.kubeletLogLine !== undefined) {
     if (first.kubeletLogLine !== verdict.logLine || first.kubeletError !== verdict.error) return { agree: false, judged, problem: `words differ: ${did}; ${said}${first.kubeletError !== verdict.error ? ` (kubeletError ${JSON.stringify(first.kubeletError)} vs ${JSON.stringify(verdict.error)})` : ''}` };
@@ -45,7 +56,12 @@ export async function compareCase(api, recording, kase, verdict) {
   return { agree: true, judged };
 }
 
-export async function compareAll({ log = (s) => process.stdout.write(`${s}\n`) } = {}) {
+/** A cannot-decide reason without the case's own details (paths, names, values), to count reasons. */
+function reasonKind(reason) {
+  return reason.replace(/"[^"]*"|\/[\w./-]+|\b\d+(\.\d+)*\b/g, '…').slice(0, 160);
+}
+
+export async function compareAll({ log = (s) => process.stdout.write(`${s}\n`), listHeld = false } = {}) {
   const api = await importTs(fileURLToPath(new URL('./node-check-api.ts', import.meta.url)));
   const files = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^1\.\d+\.json$/.test(f)) : [];
   const minors = files.map((f) => Number(f.slice(2, -5))).sort((a, b) => a - b);
@@ -58,6 +74,7 @@ export async function compareAll({ log = (s) => process.stdout.write(`${s}\n`) }
     let total = 0;
     let judgedCount = 0;
     const problems = [];
+    const held = [];
     for (const [id, verdict] of Object.entries(recording.results)) {
       if (verdict.outcome === 'not-judged') {
         cases.delete(id);
@@ -67,6 +84,7 @@ export async function compareAll({ log = (s) => process.stdout.write(`${s}\n`) }
       const result = await compareCase(api, recording, cases.get(id), verdict);
       cases.delete(id);
       if (result.judged) judgedCount++;
+      if (result.held) held.push([id, result.held]);
       if (result.agree) agree++;
       else problems.push(`  ${id}: ${result.problem}`);
     }
@@ -75,6 +93,12 @@ export async function compareAll({ log = (s) => process.stdout.write(`${s}\n`) }
       problems.push(`  ${id}: not recorded: re-judge this minor (npm run oracle -- --minor 1.${minor})`);
     }
     for (const p of problems) log(p);
+    if (held.length > 0) {
+      const kinds = new Map();
+      for (const [, reason] of held) kinds.set(reasonKind(reason), (kinds.get(reasonKind(reason)) ?? 0) + 1);
+      log(`  1.${minor}: ${held.length} held where node-check answers null (cannot tell): ${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}× ${k}`).join('; ')}`);
+      if (listHeld) for (const [id, reason] of held) log(`    ${id}: ${reason}`);
+    }
     log(`kubelet 1.${minor}: ${agree}/${total} verdicts agree (${judgedCount} judged by the real kubelet binary)`);
     agreeAll += agree;
     totalAll += total;
@@ -84,7 +108,7 @@ export async function compareAll({ log = (s) => process.stdout.write(`${s}\n`) }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  compareAll().then((ok) => {
+  compareAll({ listHeld: process.argv.includes('--held') }).then((ok) => {
     if (!ok) process.exitCode = 1;
   });
 }

@@ -4,7 +4,7 @@
 //
 //   npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--new] [--timeout SECONDS]
 //
-// --cases judges only the cases whose id contains SUBSTRING, --new only those not recorded with
+// --cases judges only the cases whose id contains SUBSTRING (or one of several, comma-separated), --new only those not recorded with
 // their current hash; both keep the rest of the recording.
 //
 // Needs root (mount, PID, network and UTS namespaces, overlayfs), Go (the build), and the bundle
@@ -160,6 +160,16 @@ function parseArgs(argv) {
   return { minor, sample: value('--sample') === undefined ? undefined : Number(value('--sample')), only: value('--cases'), fresh: argv.includes('--new'), timeoutMs: Number(value('--timeout') ?? 40) * 1000 };
 }
 
+/** Equal words, or the same words in another order: kubelet lists some sets in Go map order
+ * (NewContainerManager's missing cgroup paths, pkg/kubelet/cm/cgroup_v1_manager_linux.go), so a
+ * re-run may order a comma-separated list differently. */
+function sameWords(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  const tokens = (s) => s.split(/[\s,"\\]+/).sort().join('\0');
+  return tokens(a) === tokens(b);
+}
+
 /** A deterministic sample: the K cases whose hashes sort first, so a re-run checks the same ones. */
 function sampleOf(ids, recorded, k) {
   return [...ids].sort((a, b) => (recorded[a].caseHash < recorded[b].caseHash ? -1 : 1)).slice(0, k);
@@ -173,7 +183,7 @@ async function main() {
   const fakecri = buildFakeCri();
   const host = await sandboxHost();
   const path = verdictsPath(minor);
-  const cases = casesFor(minor).filter((c) => !only || c.id.includes(only));
+  const cases = casesFor(minor).filter((c) => !only || only.split(',').some((part) => c.id.includes(part)));
   const context = { minor, version: built.version, kubelet: built.path, fakecri, timeoutMs };
   if (sample !== undefined) {
     const recording = JSON.parse(readFileSync(path, 'utf8'));
@@ -183,7 +193,7 @@ async function main() {
     for (const id of ids) {
       const was = recording.results[id];
       const now = await judgeCase(byId.get(id), context);
-      const same = now.caseHash === was.caseHash && now.outcome === was.outcome && now.exit === was.exit && now.logLine === was.logLine && now.error === was.error;
+      const same = now.caseHash === was.caseHash && now.outcome === was.outcome && now.exit === was.exit && sameWords(now.logLine, was.logLine) && sameWords(now.error, was.error);
       if (same) agree++;
       else process.stdout.write(`${id}: recorded ${was.outcome} ${was.exit ?? ''} ${was.logLine ?? ''}; now ${now.outcome} ${now.exit ?? ''} ${now.logLine ?? ''}\n`);
     }
@@ -201,6 +211,9 @@ async function main() {
     results[kase.id] = verdict;
     process.stderr.write(`[${++n}/${todo.length}] ${kase.id}: ${verdict.outcome}${verdict.exit != null ? ` ${verdict.exit}` : ''} ${(verdict.logLine ?? verdict.reason ?? '').split('\n')[0]}\n`);
   }
+  // A case that no longer exists (renamed, or no longer generated for this minor) leaves the recording.
+  const current = new Set(casesFor(minor).map((c) => c.id));
+  for (const id of Object.keys(results)) if (!current.has(id)) delete results[id];
   const recording = {
     schema: 1,
     kubelet: built.version,

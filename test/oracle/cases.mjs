@@ -41,6 +41,9 @@ function baseConfig(minor, extra = '') {
   ].filter(Boolean).join('\n') + '\n';
 }
 
+const PASSWD = 'root:x:0:0:root:/root:/bin/sh\n';
+// pkg/kubelet/kubelet_pods.go getKubeletMappings: user.Lookup("kubelet") once UserNamespacesSupport is on (by default from 1.33).
+const USER_LOOKUP_MINOR = 33;
 const PLUGIN = '#!/bin/sh\necho {}\n';
 function credentialConfig(providers, apiVersion = 'kubelet.config.k8s.io/v1') {
   return JSON.stringify({ apiVersion, kind: 'CredentialProviderConfig', providers }, null, 1) + '\n';
@@ -55,10 +58,12 @@ const credentialFlags = '--image-credential-provider-config=/etc/kubernetes/cred
 // certificate with no key anywhere.
 const ORACLE_CA = "-----BEGIN CERTIFICATE-----\nMIIBlTCCATugAwIBAgIUcZZuMQD6fX5EnHAt8nuyhR9zV+kwCgYIKoZIzj0EAwIw\nHzEdMBsGA1UEAwwUbm9kZS1jaGVjay1vcmFjbGUtY2EwIBcNMjYxMjAxMTk0NzI0\nWhgPMjEyNjExMDcxOTQ3MjRaMB8xHTAbBgNVBAMMFG5vZGUtY2hlY2stb3JhY2xl\nLWNhMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEw3gMH+KqcRh8LfWjc6Y0RjYY\ntJRymNBvVD0isUeCjOb6VNLjap4rBGRbeCN4pGK+AH/5Otd2iIhftybDwxS9V6NT\nMFEwHQYDVR0OBBYEFKrYWbckb394YFE32M/v8ZHX1xarMB8GA1UdIwQYMBaAFKrY\nWbckb394YFE32M/v8ZHX1xarMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwID\nSAAwRQIhAMIaMWwArP2KXBQyuGISFH3Lir4WiHl0MyscI2XpRShVAiBJVJ4hC+14\n4qRsI9va11U41vbwsANkMh1i495NC5Sz0Q==\n-----END CERTIFICATE-----\n";
 
-function completionFiles(root, entries) {
+function completionFiles(minor, entries) {
   const present = new Set(entries.map(([p]) => p));
   const text = entries.filter(([, e]) => e.content).map(([, e]) => e.content.toString('utf8')).join('\n');
   const files = {};
+  // From 1.33 (UserNamespacesSupport on) kubelet looks its user up in /etc/passwd, which every node has.
+  if (minor >= USER_LOOKUP_MINOR && !present.has('/etc/passwd')) files['/etc/passwd'] = { content: PASSWD, mode: 0o644 };
   for (const m of text.matchAll(/"?clientCAFile"?\s*:\s*"?([^\s"',}]+)/g)) if (!present.has(m[1])) files[m[1]] = { content: ORACLE_CA, mode: 0o644 };
   return files;
 }
@@ -218,7 +223,51 @@ function variants(minor) {
     ...kubeconfigVariants(),
     ...valueVariants(),
   ];
-  return list;
+  return [...list, ...fieldTypeVariants(minor), ...gateVariants(minor, GENERATED_PER_MINOR - list.length - fieldTypeVariants(minor).length)];
+}
+
+// Enough generated cases that every minor has 200 judged by the real binary without its fixtures
+// (1.37 has none yet).
+const GENERATED_PER_MINOR = 215;
+const SRC_DATA = new URL('../../src/kubelet/data/', import.meta.url);
+
+/** Every gate row of src/kubelet/data/feature-gates.generated.ts (read as text: this file is Go- and TS-free). */
+function gateHistory() {
+  const text = readFileSync(new URL('feature-gates.generated.ts', SRC_DATA), 'utf8');
+  return Object.fromEntries([...text.matchAll(/^ {2}"(\w+)": (\[\[.*\]\]),?$/gm)].map((m) => [m[1], JSON.parse(m[2])]));
+}
+
+/** KubeletConfiguration's top-level fields (json name -> Go type) of the newest minor at or below this one that the data has. */
+function configFields(minor) {
+  const text = readFileSync(new URL('kubelet-config-fields.ts', SRC_DATA), 'utf8');
+  const perMinor = new Map([...text.matchAll(/^\s*(\d+): \(\) => ("(?:[^"\\]|\\.)*"),?$/gm)].map((m) => [Number(m[1]), m[2]]));
+  const at = Math.max(...[...perMinor.keys()].filter((m) => m <= minor));
+  const rows = JSON.parse(JSON.parse(perMinor.get(at))).KubeletConfiguration;
+  return rows.filter(([name]) => name !== '').map(([name, , type]) => [name, type]);
+}
+
+// A value of the wrong JSON type for each scalar field: the strict decoder's words, field by field.
+const WRONG_VALUE = { int32: '"x"', '*int32': '"x"', int64: '"x"', '*int64': '"x"', bool: '"x"', '*bool': '"x"', 'metav1.Duration': 'often', '*metav1.Duration': 'often', string: '[1]', '*string': '[1]', '*float64': '"x"' };
+function fieldTypeVariants(minor) {
+  return configFields(minor)
+    .filter(([name, type]) => WRONG_VALUE[type] !== undefined && !['cgroupDriver', 'failCgroupV1'].includes(name))
+    .map(([name, type]) => [`config-field-wrong-type/${name}`, { config: `${name}: ${WRONG_VALUE[type]}` }]);
+}
+
+/**
+ * Feature-gate cases for this minor: every gate the previous minor registered and this one does
+ * not (unrecognized), every locked gate set against its lock, then registered gates set to their
+ * own default (kubelet accepts them; node-check must know the name) while `room` is left.
+ */
+function gateVariants(minor, room) {
+  const rowAt = (rows, m) => rows.find(([from, until]) => from <= m && m <= until);
+  const gates = Object.entries(gateHistory());
+  const removed = gates.filter(([, rows]) => rowAt(rows, minor - 1) && !rowAt(rows, minor)).map(([name]) => [`gate-removed/${name}`, { flags: `--feature-gates=${name}=true` }]);
+  const registered = gates.filter(([, rows]) => rowAt(rows, minor)).map(([name, rows]) => [name, rowAt(rows, minor)]);
+  const locked = registered.filter(([, row]) => row[4] === 1).map(([name, row]) => [`gate-locked-against/${name}`, { flags: `--feature-gates=${name}=${row[2] ? 'false' : 'true'}` }]);
+  const defaults = registered.filter(([, row]) => row[4] === 0 && row[3] !== 'PreAlpha').map(([name, row]) => [`gate-default/${name}`, { flags: `--feature-gates=${name}=${row[2] ? 'true' : 'false'}` }]);
+  const fixed = [...removed, ...locked];
+  return [...fixed, ...defaults.slice(0, Math.max(0, room - fixed.length))];
 }
 
 function generatedFiles(minor, spec) {
@@ -227,6 +276,9 @@ function generatedFiles(minor, spec) {
     // The endpoint as a flag: containerRuntimeEndpoint is a config field only from 1.27.
     '/etc/default/kubelet': `KUBELET_EXTRA_ARGS=--container-runtime-endpoint=${ENDPOINT} ${spec.flags ?? ''}\n`.replace(/ \n$/, '\n'),
     ...(spec.noConfig ? {} : { '/var/lib/kubelet/config.yaml': spec.configText ?? baseConfig(minor, spec.config) }),
+    // Every node has one; kubelet looks the "kubelet" user up in it (pkg/kubelet/kubelet_pods.go
+    // getKubeletMappings, UserNamespacesSupport on from 1.33) and, built without cgo, fails without it.
+    '/etc/passwd': PASSWD,
     ...spec.files,
   };
   return Object.fromEntries(Object.entries(files).map(([path, f]) => [path, typeof f === 'string' ? { content: f, mode: 0o644 } : f]));
@@ -278,7 +330,7 @@ export function casesFor(minor) {
     const root = join(FIXTURES_DIR, name, 'root');
     const entries = treeEntries(root);
     cases.push({ id: `fixture/${name}`, kind: 'fixture', root, unit: spec.unit ?? 'kubelet.service', hash: hashFiles(entries) });
-    const extra = completionFiles(root, entries);
+    const extra = completionFiles(minor, entries);
     if (Object.keys(extra).length > 0) {
       const all = [...entries, ...Object.entries(extra).map(([p, f]) => [p, { mode: f.mode, content: Buffer.from(f.content) }])];
       cases.push({ id: `fixture-completed/${name}`, kind: 'fixture', root, extraFiles: extra, unit: spec.unit ?? 'kubelet.service', hash: hashFiles(all) });

@@ -29,6 +29,23 @@ t.test("cobra's Error: line (before logging is set up) decides over later lines"
   t.equal(out.error, 'unknown command "x" for "kubelet"');
 });
 
+t.test("cobra's multi-line Error: goes on to the next klog line (kubelet 1.24's --node-labels error)", async (t) => {
+  const out = normalizeOutput('Error: first line\nsecond line\nUsage:\n  kubelet [flags]\n\nFlags:\n      --vmodule pattern=N  usage\n\nError: first line\nsecond line\n');
+  t.equal(out.logLine, 'Error: first line\nsecond line');
+  t.equal(out.error, 'first line\nsecond line');
+});
+
+t.test('the line kubelet exits on decides over error lines other goroutines write after it', async (t) => {
+  const out = normalizeOutput([
+    'E1201 19:30:01.000001    7 kuberuntime_manager.go:254] "Failed to register CRI auth plugins" err="duplicate provider"',
+    'E1201 19:30:01.000002    7 reflector.go:167] k8s.io/client-go@v0.0.0/tools/cache/reflector.go:167: Failed to watch *v1.Service: connection refused',
+    'E1201 19:30:01.000003    7 kubelet.go:2400] "Error getting node" err="node not found"',
+  ].join('\n'));
+  t.equal(out.logLine, '"Failed to register CRI auth plugins" err="duplicate provider"');
+  const noise = normalizeOutput('E1201 19:30:01.000001    7 x.go:1] "Some error" err="a"\nE1201 19:30:01.000002    7 reflector.go:167] k8s.io/client-go@v0.0.0/tools/cache/reflector.go:167: Failed to watch\n');
+  t.equal(noise.error, 'a', "a reflector's failure is never the deciding line");
+});
+
 const recorded = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^1\.\d+\.json$/.test(f)) : [];
 t.test('a verdict recorded for other inputs is stale, and fails the comparison', { skip: recorded.length === 0 ? 'no recorded verdicts' : false }, async (t) => {
   const dir = t.testdir();

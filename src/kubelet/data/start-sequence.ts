@@ -144,9 +144,11 @@ function formatsFor(minor: number): Partial<Record<StartStepId, StepFormat>> {
     'run:validate-server': V('%w', 'ValidateKubeletServer repeats config and flag validation, unwrapped'),
     'run:lock-file': V('unable to acquire file lock on %q: %w'),
     'run:reserved-cpus': V('%w', 'getReservedCPUs: "unable to parse reserved-cpus list: %s" / "reserved-cpus: %s is not a subset of online-cpus: %s"'),
-    'run:kube-reserved': V('--kube-reserved value failed to parse: %w'),
-    'run:system-reserved': V('--system-reserved value failed to parse: %w'),
-    'run:qos-reserved': V('--qos-reserved value failed to parse: %w'),
+    // 1.24-1.26 return parseResourceList's and ParseQOSReserved's errors as they are (cmd/kubelet/app/server.go
+    // at v1.26.15; the real kubelet 1.24.17 wrote "failed to run Kubelet: quantities must match …").
+    'run:kube-reserved': minor >= 27 ? V('--kube-reserved value failed to parse: %w') : V('%w', 'returned unwrapped by run() before 1.27'),
+    'run:system-reserved': minor >= 27 ? V('--system-reserved value failed to parse: %w') : V('%w', 'returned unwrapped by run() before 1.27'),
+    'run:qos-reserved': minor >= 27 ? V('--qos-reserved value failed to parse: %w') : V('%w', 'returned unwrapped by run() before 1.27'),
     'run:node-ip': minor >= 27 ? V('bad --node-ip %q: %v', 'nodeutil.ParseNodeIPArgument') : V('%w', 'inline checks, each message names --node-ip itself'),
     'run:create-kubelet': V(CREATE_WRAP),
   };

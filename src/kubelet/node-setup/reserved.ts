@@ -20,8 +20,9 @@ export const RESERVABLE_RESOURCES = ['cpu', 'memory', 'ephemeral-storage', 'pid'
 
 export type ResourceMap = Readonly<Record<string, string>>;
 
-/** The errors parseResourceList could return for this map (one per bad key, in insertion order). */
-export function resourceListErrors(m: ResourceMap | undefined): string[] {
+/** The errors parseResourceList could return for this map (one per bad key, in insertion order).
+ * Before 1.27 it returns resource.ParseQuantity's error as it is (cmd/kubelet/app/server.go at v1.26.15). */
+export function resourceListErrors(m: ResourceMap | undefined, minor = 27): string[] {
   const errors: string[] = [];
   if (!m) return errors;
   for (const [k, v] of Object.entries(m)) {
@@ -30,7 +31,7 @@ export function resourceListErrors(m: ResourceMap | undefined): string[] {
       continue;
     }
     const q = parseQuantity(v);
-    if (!q.ok) errors.push(`failed to parse quantity ${goQuote(v)} for ${goQuote(k)} resource: ${q.error}`);
+    if (!q.ok) errors.push(minor >= 27 ? `failed to parse quantity ${goQuote(v)} for ${goQuote(k)} resource: ${q.error}` : q.error);
     else if (q.sign === -1) errors.push(`resource quantity for ${goQuote(k)} cannot be negative: ${v}`);
   }
   return errors;
@@ -96,9 +97,9 @@ function failure(minor: number, which: 'kube' | 'system', errors: readonly strin
 export function checkReservedResources(minor: number, input: ReservedInput): NodeSetupFailure | undefined {
   if (!isModelledMinor(minor)) return undefined;
   const { kube, system } = reservedAfterCpuOverride(input);
-  const kubeErrors = resourceListErrors(kube);
+  const kubeErrors = resourceListErrors(kube, minor);
   if (kubeErrors.length > 0) return failure(minor, 'kube', kubeErrors, input.path);
-  const systemErrors = resourceListErrors(system);
+  const systemErrors = resourceListErrors(system, minor);
   if (systemErrors.length > 0) return failure(minor, 'system', systemErrors, input.path);
   return undefined;
 }

@@ -41,7 +41,7 @@ t.test('unsupported resource, negative value, kube before system', async (t) => 
     'failed to run Kubelet: --kube-reserved value failed to parse: cannot reserve "nvidia.com/gpu" resource',
   );
   t.equal(
-    checkReservedResources(24, { systemReserved: { memory: '-1Gi' } })!.kubeletError,
+    checkReservedResources(27, { systemReserved: { memory: '-1Gi' } })!.kubeletError,
     'failed to run Kubelet: --system-reserved value failed to parse: resource quantity for "memory" cannot be negative: -1Gi',
   );
   const both = checkReservedResources(36, { kubeReserved: { memory: '1GB' }, systemReserved: { cpu: '' } })!;
@@ -57,4 +57,11 @@ t.test('MapStringString flag parsing', async (t) => {
   t.same(parseMapStringString([' cpu = 1 ,, memory=2Gi', 'cpu=3']), { ok: true, map: { cpu: '3', memory: '2Gi' } });
   t.same(parseMapStringString(['cpu']), { ok: false, value: 'cpu', error: 'malformed pair, expect string=string' });
   t.same(parseMapStringString(['cpu=a=b']), { ok: true, map: { cpu: 'a=b' } });
+});
+
+t.test('before 1.27 run() returns parseResourceList\'s error as it is, and the quantity\'s error unwrapped (v1.26.15; the real kubelet 1.24.17)', async (t) => {
+  const f = checkReservedResources(24, { systemReserved: { cpu: 'lots' } })!;
+  t.equal(f.kubeletError, `failed to run Kubelet: quantities must match the regular expression ${RE}`);
+  t.equal(checkReservedResources(26, { kubeReserved: { gpu: '1' } })!.kubeletError, 'failed to run Kubelet: cannot reserve "gpu" resource');
+  t.match(checkReservedResources(27, { systemReserved: { cpu: 'lots' } })!.kubeletError, /^failed to run Kubelet: --system-reserved value failed to parse: failed to parse quantity "lots" for "cpu" resource: /);
 });
