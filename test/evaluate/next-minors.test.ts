@@ -3,6 +3,7 @@ import t, { type Test } from 'tap';
 import { checkNode } from '../../src/check-node.js';
 import { gatesFor } from '../../src/kubelet/gates/gate-table.js';
 import { MODELLED_MINORS } from '../../src/kubelet/version.js';
+import { NEWEST_MODELLED_MINOR } from '../../src/kubelet/data/minors.js';
 import { exitCodeFor } from '../../src/model/report.js';
 
 function node(t: Test, flags: string, config = '') {
@@ -29,7 +30,7 @@ t.test('1.34 with --pod-infra-container-image: starts, and warns that 1.35 and l
   t.match(warnings[0], {
     severity: 'warning',
     path: '/etc/default/kubelet',
-    message: /^Kubelet 1\.35-1\.36 will not start with this: kubelet 1\.35 has no --pod-infra-container-image flag .*unknown flag: --pod-infra-container-image.*\$KUBELET_EXTRA_ARGS, set in \/etc\/default\/kubelet/,
+    message: new RegExp(`^Kubelet 1\\.35-1\\.${NEWEST_MODELLED_MINOR} will not start with this: kubelet 1\\.35 has no --pod-infra-container-image flag .*unknown flag: --pod-infra-container-image.*\\$KUBELET_EXTRA_ARGS, set in /etc/default/kubelet`),
     remediation: /^Before upgrading kubelet to 1\.35: remove --pod-infra-container-image/,
   });
   t.notOk(warnings[0]!.kubeletError, 'no kubeletError: this kubelet does not exit');
