@@ -10,11 +10,12 @@
  *   resolveRelativePaths(KubeletConfigurationPathRefs(kc), filepath.Dir(file))
  * and the caller wraps the result (kubeletConfigFileError below).
  *
- * Evidence: configfiles.go and server.go in the code index (index ids 19407212, 6588515735,
- * 46468843); the whole chain verbatim in a 2019 log (clearlinux/cloud-native-setup #127):
+ * Evidence: pkg/kubelet/kubeletconfig/configfiles/configfiles.go and cmd/kubelet/app/server.go at
+ * v1.24.17-v1.37.2 (the texts above in every tag); the whole chain verbatim in a 2019 log:
  * `failed to load Kubelet config file /var/lib/kubelet/config.yaml, error failed to read kubelet
  * config file "/var/lib/kubelet/config.yaml", error: open /var/lib/kubelet/config.yaml: no such
- * file or directory`. The outer wrapper changed in 1.28 (kubernetes PR #119390).
+ * file or directory`. The outer wrapper changed in 1.28: `failed to load kubelet config file, error:
+ * %w, path: %s` at v1.27.16, `failed to load kubelet config file, path: %s, error: %w` at v1.28.15.
  */
 import { goClean, goJoin } from '../../go/filepath.js';
 import { isModelledMinor, MODELLED_RANGE } from '../data/minors.js';

@@ -1,6 +1,6 @@
 /**
  * OpenShift minor -> the kubelet (openshift/kubernetes) minor it ships, for
- * `check --openshift-version 4.N` (issue 9). The kubelet of an OpenShift release is
+ * `check --openshift-version 4.N`. The kubelet of an OpenShift release is
  * openshift/kubernetes at the rebase of that Kubernetes minor.
  *
  * PROVENANCE (looked up 2026-11-30 through the shared search index; verified = a source read here
@@ -8,8 +8,9 @@
  * - 4.12-4.15: gist.github.com/jeyaramashok/ebbd25f36338de4422fd584fea841c08 ("Red Hat OpenShift
  *   version | Kubernetes version", citing the Red Hat Customer Portal article "What version of the
  *   Kubernetes API is included with each OpenShift 4.x release?"): 4.12=1.25, 4.13=1.26,
- *   4.14=1.27, 4.15=1.28. 4.15=1.28 also matches shared/research/openshift.md §2 (RHEL worker at
- *   4.15 runs kubelet v1.28.7) and test/fixtures/nodes/ocp-4.15-* (nodeKubeletVersion 1.28.7).
+ *   4.14=1.27, 4.15=1.28. 4.15=1.28 also matches openshift/microshift release-4.15
+ *   vendor/modules.txt (k8s.io/kubernetes v1.28.3 => github.com/openshift/kubernetes) and
+ *   test/fixtures/nodes/ocp-4.15-* (nodeKubeletVersion 1.28.7).
  * - 4.16: OpenLiberty/open-liberty-operator release 1.6.2 notes ("Red Hat OpenShift Container
  *   Platform 4.16 and Kubernetes 1.29").
  * - 4.18: openshift/kubernetes PR #2418 "OCPBUGS-60511: Rebase v1.31.12 to 4.18" (and PR #2465
@@ -48,7 +49,7 @@ export const OPENSHIFT_KUBELET: readonly OpenShiftKubeletRow[] = [
   { openshiftMinor: 12, kubeletMinor: 25, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
   { openshiftMinor: 13, kubeletMinor: 26, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
   { openshiftMinor: 14, kubeletMinor: 27, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
-  { openshiftMinor: 15, kubeletMinor: 28, verified: true, source: 'gist jeyaramashok/ebbd25f3; research/openshift.md (kubelet v1.28.7 on 4.15 RHEL workers)' },
+  { openshiftMinor: 15, kubeletMinor: 28, verified: true, source: 'gist jeyaramashok/ebbd25f3; openshift/microshift release-4.15 vendor/modules.txt: k8s.io/kubernetes v1.28.3 => github.com/openshift/kubernetes' },
   { openshiftMinor: 16, kubeletMinor: 29, verified: true, source: 'open-liberty-operator 1.6.2 release notes' },
   { openshiftMinor: 17, kubeletMinor: 30, verified: true, source: 'openshift/microshift release-4.17 vendor/modules.txt: k8s.io/kubernetes v1.30.1 => github.com/openshift/kubernetes' },
   { openshiftMinor: 18, kubeletMinor: 31, verified: true, source: 'openshift/kubernetes PR #2418 "Rebase v1.31.12 to 4.18"' },
