@@ -40,7 +40,7 @@ const { metafile } = await build({
   // when first asked for (node:url's pathToFileURL is ~0.3 ms that preflight does not need).
   define: { NODE_CHECK_VERSION: JSON.stringify(version), 'import.meta.url': '__ncImportMeta.url' },
   // The bundle is its own CommonJS wrapper, as Module.wrap would make it: the launcher compiles
-  // the file as read (latin1: esbuild writes ASCII), with no 1 MB concatenated copy (issue 12:
+  // the file as read (latin1: esbuild writes ASCII), with no 1 MB concatenated copy (start-path cost:
   // -1 MB RSS, -400 page faults). Run directly (`node node-check.bundle.cjs`, as under
   // --enable-source-maps to read a crash) it calls itself. In the banner, so the map counts it.
   banner: { js: `${SELF_WRAPPER_OPEN}var __ncImportMeta={get url(){return require('node:url').pathToFileURL(__filename).href}};` },
