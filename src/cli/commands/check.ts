@@ -17,7 +17,7 @@ export type { OverlayArg } from '../../overlay/read-inputs.js';
 export async function runCheck(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
   const overlayArgs = (args['overlays'] as readonly OverlayArg[] | undefined) ?? [];
   const openshiftVersion = args['openshiftVersion'] as UpgradeSection['openshiftVersion'] | undefined;
-  // The overlay readers (and zlib, for Ignition) load only when asked for (issue 12).
+  // The overlay readers (and zlib, for Ignition) load only when asked for (start-path cost).
   const checked = overlayArgs.length === 0
     ? await runNodeCheck(settings, { applyFallback: false, timeoutMs: () => settings.timeoutSeconds * 1000 })
     : await checkNode({

@@ -154,7 +154,7 @@ const HEADLINE: Record<FallbackPlan['action'], string> = {
 
 function outcomeText(plan: FallbackPlan, outcome: NodeFallbackOutcome, settings: Settings): string {
   const { result, reading } = outcome;
-  // Writes that failed are not "applied" (issue 10, item 12): say what did not happen.
+  // Writes that failed are not "applied" (test/hostile/write-destinations.test.ts): say what did not happen.
   const headline = result.ok ? HEADLINE[plan.action] : `fallback ${plan.action} FAILED, not completed`;
   const lines = [`node-check: ${headline} (${plan.unit}).`, plan.reason];
   if (plan.removedProviders.length > 0 && plan.action !== 'none' && plan.action !== 'refuse') {
