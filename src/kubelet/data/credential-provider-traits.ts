@@ -26,7 +26,7 @@
  * - configApiVersions / execApiVersions: kubernetes/kubelet tags: config/v1 and
  *   pkg/apis/credentialprovider/v1 first exist at v0.26.0; v0.25.0 has v1alpha1 and v1beta1 only
  *   (install.go registers v1alpha1, v1beta1) [V tag]. A 1.25 kubelet log with exactly that error:
- *   kubernetes-sigs/cluster-api-provider-azure issue #4110 (2023-11-15) [V].
+ *   kubernetes-sigs/cluster-api-provider-azure#4110 (2023-11-15) [V].
  * - imagePullRecordVersions: kubernetes/kubelet config/v1alpha1/register.go has ImagePullIntent and
  *   ImagePulledRecord from v0.33.0, config/v1beta1/register.go from v0.35.0 [V tag].
  * - schemeLine: runtime.NewScheme() names the scheme after its call site; "plugin.go:56" in the

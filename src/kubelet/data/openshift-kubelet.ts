@@ -17,8 +17,10 @@
  *   "Rebase v1.31.13"); also cloud.ibm.com "4.18 version change log" (cloud controller manager
  *   v1.31.13 in the 4.18 fix packs).
  * - 4.19: openshift/kubernetes PR #2411 "OCPBUGS-60510: Rebase v1.32.8 to 4.19".
- * - 4.20: OpenLiberty/open-liberty-operator issue #776 "Support for OCP 4.20 and Kubernetes 1.33".
- * - 4.21: OpenLiberty/open-liberty-operator issue #825 "Support for OCP 4.21 and Kubernetes 1.34".
+ * - 4.20: OpenLiberty/open-liberty-operator#776 "Support for OCP 4.20 and Kubernetes 1.33"; also
+ *   openshift/microshift release-4.20 vendor/modules.txt (k8s.io/kubernetes v1.33.13).
+ * - 4.21: OpenLiberty/open-liberty-operator#825 "Support for OCP 4.21 and Kubernetes 1.34"; also
+ *   openshift/microshift release-4.21 vendor/modules.txt (k8s.io/kubernetes v1.34.9).
  * - 4.22: openshift/kubernetes PR #2736 "OCPBUGS-100181: Rebase release-4.22 to Kubernetes v1.35.7".
  * - 4.17 and 4.23: openshift/microshift's release branches vendor the fork at v1.30.1 and v1.36.3
  *   (vendor/modules.txt; scripts/generate/openshift-kubelet-source.lock.json records every release
@@ -54,8 +56,8 @@ export const OPENSHIFT_KUBELET: readonly OpenShiftKubeletRow[] = [
   { openshiftMinor: 17, kubeletMinor: 30, verified: true, source: 'openshift/microshift release-4.17 vendor/modules.txt: k8s.io/kubernetes v1.30.1 => github.com/openshift/kubernetes' },
   { openshiftMinor: 18, kubeletMinor: 31, verified: true, source: 'openshift/kubernetes PR #2418 "Rebase v1.31.12 to 4.18"' },
   { openshiftMinor: 19, kubeletMinor: 32, verified: true, source: 'openshift/kubernetes PR #2411 "Rebase v1.32.8 to 4.19"' },
-  { openshiftMinor: 20, kubeletMinor: 33, verified: true, source: 'open-liberty-operator issue #776 "OCP 4.20 and Kubernetes 1.33"' },
-  { openshiftMinor: 21, kubeletMinor: 34, verified: true, source: 'open-liberty-operator issue #825 "OCP 4.21 and Kubernetes 1.34"' },
+  { openshiftMinor: 20, kubeletMinor: 33, verified: true, source: 'OpenLiberty/open-liberty-operator#776 "OCP 4.20 and Kubernetes 1.33"; openshift/microshift release-4.20 vendor/modules.txt: k8s.io/kubernetes v1.33.13' },
+  { openshiftMinor: 21, kubeletMinor: 34, verified: true, source: 'OpenLiberty/open-liberty-operator#825 "OCP 4.21 and Kubernetes 1.34"; openshift/microshift release-4.21 vendor/modules.txt: k8s.io/kubernetes v1.34.9' },
   { openshiftMinor: 22, kubeletMinor: 35, verified: true, source: 'openshift/kubernetes PR #2736 "Rebase release-4.22 to Kubernetes v1.35.7"' },
   { openshiftMinor: 23, kubeletMinor: 36, verified: true, source: 'openshift/microshift release-4.23 vendor/modules.txt: k8s.io/kubernetes v1.36.3 => ./deps/github.com/openshift/kubernetes' },
 ];

@@ -222,7 +222,7 @@ function sequenceFor(minor: number): StartSequence {
   };
 }
 
-// Built per minor when first asked for: preflight needs one of the thirteen (issue 12).
+// Built per minor when first asked for: preflight needs one of the thirteen (start-path cost).
 const sequences = new Map<number, StartSequence>();
 
 /** The start sequence of one minor; undefined for a minor ./minors.ts does not model (never the neighbour's). */
