@@ -93,7 +93,7 @@ export interface IgnoredSection {
   readonly verdictIgnored: boolean;
 }
 
-/** What was laid over the node and what it changed (issue 9). `kubeletWillStart` above is the "after" answer. */
+/** What was laid over the node and what it changed. `kubeletWillStart` above is the "after" answer. */
 export interface UpgradeSection {
   /** In the order applied. name = metadata.name of a MachineConfig, else the file or directory. */
   readonly sources: readonly { readonly name: string; readonly kind: 'machine-config' | 'ignition' | 'directory'; readonly origin: string }[];
