@@ -1,5 +1,5 @@
-// Bundles the CLI into one CommonJS file and installs the launcher next to it (DESIGN §6:
-// preflight is on kubelet's start path). dist/node-check.cjs is what users run; it compiles
+// Bundles the CLI into one CommonJS file and installs the launcher next to it (README "Cost on
+// kubelet's start path": preflight is on kubelet's start path). dist/node-check.cjs is what users run; it compiles
 // dist/node-check.bundle.cjs from V8's code cache (src/launcher/launcher.cjs). Beside the bundle:
 // its source map (read only under `node --enable-source-maps`, never on kubelet's start path) and
 // THIRD_PARTY_LICENSES with bundled-packages.json, built from what esbuild actually bundled.
