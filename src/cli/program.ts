@@ -1,6 +1,6 @@
 /**
  * The command line: parses flags with yargs, loads settings once (defaults, config file, flags),
- * dispatches to a command and returns its exit code. Usage errors exit 64 (DESIGN §4.2).
+ * dispatches to a command and returns its exit code. Usage errors exit 64 (docs/operations.md "Exit codes").
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { Argv } from 'yargs';

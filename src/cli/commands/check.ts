@@ -1,4 +1,4 @@
-/** `node-check check` (the default): inspect and report; exit 0 / 1 / 2 (DESIGN §4.2). */
+/** `node-check check` (the default): inspect and report; exit 0 / 1 / 2 (docs/operations.md "Exit codes"). */
 import type { Settings } from '../../settings.js';
 import type { CliIo } from '../io.js';
 import { runNodeCheck } from '../../run-node-check.js';

@@ -1,5 +1,5 @@
 /**
- * `node-check fallback status|apply|revert` (DESIGN §4.1, §4.6).
+ * `node-check fallback status|apply|revert` (docs/fallback.md).
  *
  * Exit codes: 0 done (or nothing to do), 1 refused because kubelet would still fail (or the
  * fallback could not be written), 2 undecidable (or another node-check holds the lock), 64 usage.
