@@ -1,5 +1,5 @@
 /**
- * The fallback plan (DESIGN §4.6): when kubelet would refuse to start only because of its
+ * The fallback plan (docs/fallback.md): when kubelet would refuse to start only because of its
  * credential providers, start it on a configuration without the failing ones. Pure: decides from
  * the NodeModel and returns the files to write and remove as data; apply.ts does the I/O.
  *

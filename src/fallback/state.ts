@@ -109,7 +109,7 @@ export function fallbackDigest(files: readonly { readonly path: string; readonly
   return hash.digest('hex');
 }
 
-/** The "fallback" section of a report (DESIGN §4.3) from what is on disk. */
+/** The "fallback" section of a report (docs/json.md "fallback") from what is on disk. */
 export function fallbackStatus(reading: FallbackStateReading, enabled: boolean): FallbackStatus {
   const { state } = reading;
   if (!reading.active || !state) return { enabled, active: false };
