@@ -1,7 +1,6 @@
 /**
  * Per-minor kubelet knowledge for the host-dependent start checks. Data only (the rules are in
  * check-host.ts). Every lookup returns undefined for a minor that src/kubelet/data/minors.ts does not model.
- * (Kept next to its rules; the lead may move it to src/kubelet/data/.)
  */
 
 import { isModelledMinor } from '../kubelet/data/minors.js';
