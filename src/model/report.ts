@@ -1,5 +1,5 @@
 /**
- * The result of one check of a node: what `check --output json` prints (DESIGN §4.3), and what
+ * The result of one check of a node: what `check --output json` prints (docs/json.md), and what
  * the text renderer, the journal, the metrics and the fallback planner consume.
  */
 import type { Finding } from './findings.js';
@@ -112,7 +112,7 @@ export interface UpgradeSection {
 }
 
 /**
- * DESIGN §4.2. Never 200-243 (systemd's). `internal` (EX_SOFTWARE) is a bug in node-check, never
+ * docs/operations.md "Exit codes". Never 200-243 (systemd's). `internal` (EX_SOFTWARE) is a bug in node-check, never
  * an answer; a command stopped by SIGTERM/SIGINT exits 143/130 (docs/operations.md).
  */
 export const ExitCode = {
