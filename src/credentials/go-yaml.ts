@@ -82,7 +82,7 @@ export function yamlToGoJson(data: Uint8Array, options: YamlToJsonOptions): Yaml
 }
 
 function convertSafely(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult {
-  // Plain YAML (most configs) is read directly, at a tenth of the cost (start-path cost); the rest fully.
+  // Plain YAML (most configs) is read directly, at a tenth of the cost; the rest fully.
   let plain: YamlToJsonResult | undefined;
   try {
     plain = plainYamlToGoJson(data, options);
