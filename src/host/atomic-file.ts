@@ -13,7 +13,7 @@ import { lazyBuiltin } from './builtins.js';
 
 /**
  * Random bytes as hex, from /dev/urandom: loading node:crypto for six bytes took milliseconds of
- * preflight's start path (start-path cost). node:crypto only when /dev/urandom cannot be read.
+ * preflight's start path. node:crypto only when /dev/urandom cannot be read.
  */
 function randomHex(bytes: number): string {
   const buffer = Buffer.alloc(bytes);
