@@ -16,7 +16,7 @@ export const MAX_CONFIG_BYTES = 256 * 1024;
  * Entries in the providers lists of the credential provider config (all files together). Each is
  * evaluated for every modelled kubelet version and the fallback plans over them: 20,000 short
  * entries fit in MAX_CONFIG_BYTES and took several seconds. Real configs have one to five; the
- * budget (start-path cost) asks that 1,000 cost at most twice one, so the bound sits above that.
+ * budget (README "Cost on kubelet's start path") asks that 1,000 cost at most twice one, so the bound sits above that.
  */
 export const MAX_PROVIDER_ENTRIES = 2000;
 
