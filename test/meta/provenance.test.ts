@@ -18,7 +18,7 @@ const EXEMPT = new Set(['test/meta/provenance.test.ts', 'test/docs/self-containe
 
 const RULES: readonly (readonly [RegExp, string])[] = [
   [/DESIGN(?:\.md| §)/, 'the design notes are outside the repository: cite docs/ or README'],
-  [/\b(?:code )?index (?:file )?ids? \d/i, 'a search index id: cite the upstream path at a tag'],
+  [/\b(?:code )?index (?:file )?ids? \d|\bids? \d{6,}/i, 'a search index id: cite the upstream path at a tag'],
   [/shared\/research|\bresearch (?:§|[a-z0-9-]+\.md)|\bresearch\/[a-z0-9-]+\.md/i, 'research notes are outside the repository: cite the upstream source at a tag'],
   [/\bissues? #?\d/i, "a tracker's issue number: say why, or cite the test that pins it (upstream: owner/repo#N)"],
   [/COMMON\.md|\bthe brief\b/i, 'a brief is outside the repository: say the rule itself'],
@@ -53,7 +53,7 @@ t.test('src/, scripts/ and test/ cite nothing outside the repository', async (t)
 
 t.test('the rules catch what they name', async (t) => {
   const caught = (line: string) => RULES.some(([pattern]) => pattern.test(line));
-  for (const line of ['(DESIGN §4.3)', 'index ids 46468843', 'code index id 9350235', 'shared/research/openshift.md §1.2', 'research §3.1', 'per research openshift.md §1.6', '(issue 12)', 'issue #11654', 'Issue 10, item 3:', 'brief: COMMON.md'])
+  for (const line of ['(DESIGN §4.3)', 'index ids 46468843', 'code index id 9350235', 'copies in the code index (ids 16677878, 421944960', 'shared/research/openshift.md §1.2', 'research §3.1', 'per research openshift.md §1.6', '(issue 12)', 'issue #11654', 'Issue 10, item 3:', 'brief: COMMON.md'])
     t.ok(caught(line), line);
   for (const line of ['kubernetes/kubernetes PR #119390', 'systemd/systemd#11654', 'cmd/kubelet/app/server.go run() at v1.30.14', 'an issuer of 12 certificates', 'briefly'])
     t.notOk(caught(line), line);
