@@ -1,5 +1,5 @@
-// Bundles the CLI into one CommonJS file and installs the launcher next to it (DESIGN §6:
-// preflight is on kubelet's start path). dist/node-check.cjs is what users run; it compiles
+// Bundles the CLI into one CommonJS file and installs the launcher next to it (README "Cost on
+// kubelet's start path": preflight is on kubelet's start path). dist/node-check.cjs is what users run; it compiles
 // dist/node-check.bundle.cjs from V8's code cache (src/launcher/launcher.cjs). Beside the bundle:
 // its source map (read only under `node --enable-source-maps`, never on kubelet's start path) and
 // THIRD_PARTY_LICENSES with bundled-packages.json, built from what esbuild actually bundled.
@@ -40,7 +40,7 @@ const { metafile } = await build({
   // when first asked for (node:url's pathToFileURL is ~0.3 ms that preflight does not need).
   define: { NODE_CHECK_VERSION: JSON.stringify(version), 'import.meta.url': '__ncImportMeta.url' },
   // The bundle is its own CommonJS wrapper, as Module.wrap would make it: the launcher compiles
-  // the file as read (latin1: esbuild writes ASCII), with no 1 MB concatenated copy (issue 12:
+  // the file as read (latin1: esbuild writes ASCII), with no 1 MB concatenated copy (start-path cost:
   // -1 MB RSS, -400 page faults). Run directly (`node node-check.bundle.cjs`, as under
   // --enable-source-maps to read a crash) it calls itself. In the banner, so the map counts it.
   banner: { js: `${SELF_WRAPPER_OPEN}var __ncImportMeta={get url(){return require('node:url').pathToFileURL(__filename).href}};` },

@@ -1,7 +1,7 @@
 /**
  * The one memo node-check uses for work that repeats per credential provider: a config commonly
  * gives many providers the same value (1,000 providers with one matchImages pattern and one
- * "#!/bin/sh" interpreter cost 1,000 times the same work; issue 12).
+ * "#!/bin/sh" interpreter cost 1,000 times the same work).
  *
  * `oncePerInput(compute)` answers each distinct input by calling `compute` once, and gives that
  * same answer again. Only where the answer depends on nothing but the input while the caller

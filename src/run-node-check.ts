@@ -24,7 +24,7 @@ export async function runNodeCheck(settings: Settings, options: RunOptions): Pro
   let knownVersion = settings.kubeletVersion;
   if (options.applyFallback) {
     try {
-      // Loaded only with the fallback enabled: its lock, plan and writers are not on the default start path (issue 12).
+      // Loaded only with the fallback enabled: its lock, plan and writers are not on the default start path (start-path cost).
       const { applyNodeFallback } = await import('./fallback/node-fallback.js');
       const outcome = await applyNodeFallback({ root: settings.root, unit: settings.unit, kubeletVersion: settings.kubeletVersion, timeoutMs: options.timeoutMs() });
       // The version was just asked of kubelet; do not ask twice on kubelet's start path.

@@ -6,7 +6,8 @@
 // The fork is read from openshift/microshift, which vendors it (vendor/k8s.io/kubernetes and the
 // staging modules under vendor/k8s.io/) on branch release-<openshift minor>; the module proxy does
 // not serve github.com/openshift/kubernetes. Input: a bare git directory of openshift/microshift
-// (--git-dir DIR or MICROSHIFT_GIT_DIR; default /work/.mirror/openshift+microshift/repo).
+// (--git-dir DIR or MICROSHIFT_GIT_DIR, required: e.g. a `git clone --bare` of
+// https://github.com/openshift/microshift).
 // The gates are read with the parser upstream's table uses (feature-gates-source.mjs), and
 // compared with upstream's tag of the same minor (scripts/generate/kubernetes-source.lock.json).
 //
@@ -26,13 +27,13 @@ import { gatesOfMinor, moduleCacheSource, runGenerator } from './feature-gates.m
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const OUT = join(ROOT, 'src/kubelet/data/openshift-feature-gates.generated.ts');
 export const LOCK_PATH = fileURLToPath(new URL('./openshift-kubelet-source.lock.json', import.meta.url));
-const DEFAULT_GIT_DIR = '/work/.mirror/openshift+microshift/repo';
 /** The OpenShift releases read: 4.12 (MicroShift's first release branch) to 4.23, and 5.0. */
 export const RELEASES = ['4.12', '4.13', '4.14', '4.15', '4.16', '4.17', '4.18', '4.19', '4.20', '4.21', '4.22', '4.23', '5.0'];
 
+/** The git directory named by --git-dir or MICROSHIFT_GIT_DIR; undefined when neither names one. */
 export function gitDir(argv = process.argv) {
   const i = argv.indexOf('--git-dir');
-  return i !== -1 ? argv[i + 1] : process.env.MICROSHIFT_GIT_DIR || DEFAULT_GIT_DIR;
+  return (i !== -1 ? argv[i + 1] : process.env.MICROSHIFT_GIT_DIR) || undefined;
 }
 
 function git(dir, args) {
@@ -210,6 +211,10 @@ ${body}
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dir = gitDir();
+  if (dir === undefined) {
+    process.stderr.write('usage: feature-gates-openshift.mjs --git-dir DIR [--lock | --check]  (or MICROSHIFT_GIT_DIR=DIR): DIR is a bare git directory of openshift/microshift\n');
+    process.exit(2);
+  }
   if (process.argv.includes('--lock')) runGenerator('feature-gates-openshift', LOCK_PATH, 'scripts/generate/feature-gates-openshift.mjs --lock', () => lockText(dir));
   else runGenerator('feature-gates-openshift', OUT, 'scripts/generate/feature-gates-openshift.mjs', () => generate(dir));
 }

@@ -1,10 +1,12 @@
 /**
  * The exact fix for a failing plugin, in the node's own terms: on OpenShift the package and the
- * upgrade step that installs it (research openshift.md §2, §6), elsewhere the file to put in place.
+ * upgrade step that installs it (openshift/openshift-ansible playbooks/upgrade.yml and
+ * roles/openshift_node/defaults/main.yml, as test/fixtures/nodes/ocp-4.16-aws-rhel8-worker cites
+ * them), elsewhere the file to put in place.
  */
 import type { NodeModel } from '../model/node.js';
 
-/** RPMs that ship OpenShift's credential provider plugins (openshift.md §2, §1.6). */
+/** RPMs that ship OpenShift's credential provider plugins (openshift/os packages-openshift.yaml @release-4.16 for ecr/acr/gcr). */
 const OPENSHIFT_PLUGIN_PACKAGES: Record<string, string> = {
   'acr-credential-provider': 'ose-azure-acr-image-credential-provider',
   'ecr-credential-provider': 'ose-aws-ecr-image-credential-provider',

@@ -1,5 +1,5 @@
 /**
- * The command lines of preflight and check without yargs (issue 12): kubelet's ExecStartPre runs
+ * The command lines of preflight and check without yargs (start-path cost): kubelet's ExecStartPre runs
  * `node-check preflight` with a few plain flags at every kubelet start, and loading, building and
  * running yargs was a tenth of that run (and of check's). This reads the command's options from
  * the same table yargs is built from (options.ts), in their plain forms only (--name value,

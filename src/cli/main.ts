@@ -10,7 +10,7 @@ const toJournal = outputIsJournal(process.env, 2);
 const stdoutIsTTY = isTerminal(1);
 
 /**
- * SIGTERM and SIGINT end every command promptly (issue 10, item 5: a preflight waiting on the
+ * SIGTERM and SIGINT end every command promptly (pinned by test/hostile/signals.test.ts: a preflight waiting on the
  * lock ignored systemd's stop for 20 s). serve claims the first signal and shuts down in order;
  * everything else exits at once with 128 + the signal number (143, 130), after the 'exit'
  * handlers remove its temp files and lock. A signal that arrives during synchronous work is

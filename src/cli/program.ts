@@ -1,6 +1,6 @@
 /**
  * The command line: parses flags with yargs, loads settings once (defaults, config file, flags),
- * dispatches to a command and returns its exit code. Usage errors exit 64 (DESIGN §4.2).
+ * dispatches to a command and returns its exit code. Usage errors exit 64 (docs/operations.md "Exit codes").
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import type { Argv } from 'yargs';
@@ -23,7 +23,7 @@ class UsageError extends Error {}
 
 type Command = (settings: Settings, io: CliIo, args: Record<string, unknown>) => Promise<number>;
 
-// Loaded when run: preflight and check never initialise the HTTP server and cluster client (issue 12).
+// Loaded when run: preflight and check never initialise the HTTP server and cluster client (start-path cost).
 const runServe: Command = async (settings, io, args) => (await import('./commands/serve.js')).runServe(settings, io, args);
 const runFallback: Command = async (settings, io, args) => (await import('./commands/fallback.js')).runFallback(settings, io, args);
 
@@ -81,11 +81,11 @@ function undecidedPreflight(argv: readonly string[], io: CliIo): void {
 
 /**
  * The command, its settings and arguments, or the exit code when the command line was handled
- * (help, version) or refused. preflight's and check's plain command lines skip yargs (issue 12: kubelet's
+ * (help, version) or refused. preflight's and check's plain command lines skip yargs (start-path cost: kubelet's
  * start path); `fastPath: false` is for the test that both read them alike.
  */
 export async function parseCli(argv: readonly string[], io: CliIo, { fastPath = true } = {}): Promise<{ command: Command; settings: Settings; args: Record<string, unknown> } | { exitCode: number }> {
-  // `--version` needs nothing loaded (issue 12); yargs prints the same line.
+  // `--version` needs nothing loaded (start-path cost); yargs prints the same line.
   if (fastPath && argv.length === 1 && argv[0] === '--version') {
     io.stdout(`${VERSION}\n`);
     return { exitCode: 0 };
@@ -312,7 +312,7 @@ export function valuesInOrder(argv: readonly string[], name: string): string[] {
   return values;
 }
 
-/** At most 64 KiB of a regular file; never blocks on a FIFO (issue 10: the hostile-node suite). */
+/** At most 64 KiB of a regular file; never blocks on a FIFO (test/hostile/hostile-node.test.ts). */
 function readSettingsText(file: string): string {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {

@@ -1,5 +1,5 @@
 /**
- * node-check's output, written to descriptors 1 and 2 directly (issue 12): process.stdout and
+ * node-check's output, written to descriptors 1 and 2 directly (start-path cost): process.stdout and
  * process.stderr cost ~1 ms to create at every start (for a pipe or the journal's socket, a
  * net.Socket and the stream machinery), and on Linux Node writes to files, pipes and terminals
  * synchronously anyway. A write blocks as Node's would; a descriptor that whoever passed it left

@@ -1,6 +1,6 @@
 /**
  * The hard edge of a time budget. Discovery and evaluation are synchronous, so a timer on the main
- * thread cannot fire while they run (issue 10: 30,000 providers under `--timeout 2` took 9 s).
+ * thread cannot fire while they run (test/hostile/budget.test.ts; 30,000 providers under `--timeout 2` took 9 s).
  * A watchdog process sleeps until the deadline; if the command has not answered by then, it
  * writes one journal-priority line to stderr and kills node-check with SIGKILL (shell status
  * 137), so kubelet's start is never held past the budget plus the grace.

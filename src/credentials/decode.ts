@@ -13,7 +13,8 @@
  *   gvk.Kind != "CredentialProviderConfig" → `failed to decode "X" (wrong Kind)`
  *
  * Sources: apimachinery pkg/runtime/serializer/json/json.go, meta.go, recognizer/recognizer.go,
- * pkg/runtime/error.go, pkg/util/yaml (IsJSONBuffer); research §3.1.
+ * pkg/runtime/error.go, pkg/util/yaml/decoder.go (IsJSONBuffer), at the staging tags of
+ * scripts/generate/kubernetes-source.lock.json (v0.34.12 read for this comment).
  * The caller wraps the error: `error decoding config <path>: <error>`.
  */
 import type { KubeletTraits } from '../kubelet/version.js';

@@ -1,5 +1,5 @@
 /**
- * A fast path for the plain YAML that configuration files are written in (issue 12: the `yaml`
+ * A fast path for the plain YAML that configuration files are written in (start-path cost: the `yaml`
  * package's lexer and parser were most of a 1,000-provider config's decoding). It reads a small
  * subset directly into the tree the `yaml` package would compose, and gives up (undefined) on
  * anything else, which go-yaml.ts then reads the full way. The subset:

@@ -82,7 +82,7 @@ export function yamlToGoJson(data: Uint8Array, options: YamlToJsonOptions): Yaml
 }
 
 function convertSafely(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult {
-  // Plain YAML (most configs) is read directly, at a tenth of the cost (issue 12); the rest fully.
+  // Plain YAML (most configs) is read directly, at a tenth of the cost; the rest fully.
   let plain: YamlToJsonResult | undefined;
   try {
     plain = plainYamlToGoJson(data, options);
@@ -163,7 +163,7 @@ function fromPlain(node: PlainNode, plain: Map<string, YamlValue>, quoted: Map<s
 function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult {
   const reader = readInput(data.length === 0 ? Buffer.from('\n') : data);
   const text = reader.text;
-  // The `yaml` package aborts the process (SIGABRT) on deep nesting: never let it see that. [issue 10]
+  // The `yaml` package aborts the process (SIGABRT) on deep nesting: never let it see that (test/hostile/deep-nesting.test.ts).
   // One pass of the lexer for the nesting bound and go-yaml's tab rule (the parser lexes again).
   const bound = new YamlNestingBound();
   const tabs = new ForbiddenTabs();
@@ -173,7 +173,7 @@ function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult
   }
   const nesting = bound.value;
   if (nesting > 10000) throw new GoYamlError(withLine(0, 'exceeded max depth of 10000'), false); // [U: line]
-  // go-yaml accepts this depth and node-check cannot follow it: "cannot tell", never a refusal in node-check's words (issue 10, item 2).
+  // go-yaml accepts this depth and node-check cannot follow it: "cannot tell", never a refusal in node-check's words (pinned by test/hostile/deep-nesting.test.ts).
   if (nesting > MAX_PARSE_NESTING) throw new GoYamlError(`node-check cannot evaluate YAML nested this deeply (more than ${MAX_PARSE_NESTING} levels; go-yaml allows up to 10000)`, false, true);
   const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false });
   const first = docs[0];

@@ -1,6 +1,6 @@
 /**
  * Kubelet's image matching for matchImages (kubernetes/kubernetes pkg/credentialprovider
- * keyring.go URLsMatchStr / URLsMatch; research §5): both strings parsed as "https://" + s,
+ * keyring.go URLsMatchStr / URLsMatch, at v1.24.17-v1.37.2): both strings parsed as "https://" + s,
  * then ports equal as strings, the same number of host labels, the pattern's path a plain
  * prefix of the image's path, and each host label matched with filepath.Match.
  */

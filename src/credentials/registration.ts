@@ -1,6 +1,6 @@
 /**
  * A pure re-enactment of kubelet's RegisterCredentialProviderPlugins for one kubelet version
- * (kubernetes/kubernetes pkg/credentialprovider/plugin/plugin.go and config.go; research §2).
+ * (kubernetes/kubernetes pkg/credentialprovider/plugin/plugin.go and config.go at v1.24.17-v1.37.2).
  * Steps run in kubelet's order and the first failure ends registration, exactly as it ends
  * kubelet: the caller (kuberuntime_manager.go) logs "Failed to register CRI auth plugins" and
  * calls os.Exit(1) — or klog.Fatalf exits 255 for a name registered twice (<=1.32).
@@ -250,7 +250,8 @@ export function checkPluginBinary(input: Pick<RegistrationInput, 'binDir' | 'fil
 
   // exec.LookPath(path containing "/"): findExecutable = stat, reject directories, then
   // unix.Eaccess(X_OK) — for root that is "any execute bit" — falling back to the mode bits.
-  // On error LookPath returns "", and kubelet prints that: hence the empty path (research §2.3).
+  // On error LookPath returns "", and kubelet prints that: hence the empty path
+  // (plugin.go at v1.30.14: `pluginBin, err := exec.LookPath(...)`, then `%s` of pluginBin).
   const lookPathError = (reason: string) => `error inspecting binary executable : exec: ${goQuote(binary)}: ${reason}`;
   if (!fact.exists) {
     if (fact.code === 'ENOENT') return failure('plugin-binary-missing', 'plugin binary executable  did not exist');

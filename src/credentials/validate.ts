@@ -1,6 +1,6 @@
 /**
  * Kubelet's validateCredentialProviderConfig, per version, in its code order
- * (kubernetes/kubernetes pkg/credentialprovider/plugin/config.go; research §3.3), and the text
+ * (kubernetes/kubernetes pkg/credentialprovider/plugin/config.go at v1.24.17-v1.37.2), and the text
  * kubelet makes of the result: "failed to validate credential provider config: <aggregate>"
  * (apimachinery field.Error.Error, ErrorList.ToAggregate and utilerrors.aggregate.Error).
  *

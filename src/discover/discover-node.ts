@@ -130,7 +130,7 @@ function collectCredentialFacts(
       if (fact.exists && fact.content?.ok) contents.push({ path: file, fact, data: fact.content.data });
     }
   }
-  // Bounded work (issue 10): past MAX_PROVIDER_ENTRIES, the file counts as too large to evaluate.
+  // Bounded work (test/hostile/budget.test.ts): past MAX_PROVIDER_ENTRIES, the file counts as too large to evaluate.
   let entries = 0;
   for (const { path, fact, data } of contents) {
     const listed = providerEntriesIn(data);

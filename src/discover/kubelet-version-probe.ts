@@ -2,7 +2,7 @@
  * Asks the live node's kubelet for its version (`kubelet --version` prints "Kubernetes v1.28.7").
  * Only ever called for the live root "/", bounded in time, and never through a shell.
  *
- * The bound is hard (issue 10, item 4): kubelet runs in its own process group, which is killed
+ * The bound is hard (pinned by test/hostile/version-probe.test.ts): kubelet runs in its own process group, which is killed
  * with SIGKILL at the deadline, and the answer never waits for the pipes to close (a grandchild
  * that inherited stdout would otherwise hold it open).
  */
@@ -51,7 +51,7 @@ export function probeKubeletVersion(kubeletPath: string, timeoutMs: number): Pro
       finish({ ok: false, problem: `${kubeletPath} --version failed: ${(stderr || stdout || `exit status ${exitCode}`).trim().split('\n')[0]}` });
     };
     try {
-      // node:child_process: only a check of the live root that has to ask kubelet needs it (issue 12).
+      // node:child_process: only a check of the live root that has to ask kubelet needs it (start-path cost).
       const { spawn } = lazyBuiltin('node:child_process');
       child = spawn(kubeletPath, ['--version'], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { LC_ALL: 'C' } });
     } catch (error) {

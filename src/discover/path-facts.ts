@@ -23,7 +23,7 @@ export interface FactOptions {
 
 export function pathFact(fs: RootFs, nodePath: string, options: FactOptions = {}): PathFact {
   // lstat first: where the last component is not a symlink, stat would find the same file (one
-  // resolution and open fewer per path: 1,000 plugins are 1,000 paths; issue 12). An executable's
+  // resolution and open fewer per path: 1,000 plugins are 1,000 paths). An executable's
   // lstat and head come from one open where RootFs can give them so.
   const inspected = options.executable ? fs.lstatWithHead(nodePath, EXECUTABLE_HEAD_BYTES) : undefined;
   const lst = inspected?.stat ?? fs.lstat(nodePath);

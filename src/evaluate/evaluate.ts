@@ -193,7 +193,7 @@ function mergeAcrossVersions(verdicts: readonly VersionVerdict[]): Finding[] {
 /**
  * What makes two findings the same: id, path, provider, message and kubeletError. Each field is
  * written with its length first, so that no two different findings share a key (a JSON array of
- * them did the same, at several times the cost for 1,000 providers' findings: issue 12).
+ * them did the same, at several times the cost for 1,000 providers' findings).
  */
 export function findingKey(finding: Finding): string {
   return keyField(finding.id) + keyField(finding.path) + keyField(finding.provider) + keyField(finding.message) + keyField(finding.kubeletError);

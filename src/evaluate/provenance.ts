@@ -20,7 +20,7 @@ export function provenanceOf(model: NodeModel, openshiftVersion?: string): Prove
     ...(config.configDir?.dropIns ?? []).map((d) => d.path),
     ...Object.entries(model.files).filter(([, fact]) => fact.exists && (fact.content !== undefined || fact.elf !== undefined || fact.shebang !== undefined)).map(([path]) => path),
   ];
-  // A set: the table has a fact for every credential plugin, most of them read (issue 12).
+  // A set: the table has a fact for every credential plugin, most of them read (start-path cost).
   const filesRead = new Set(read);
   const examined = Object.keys(model.files).filter((path) => !filesRead.has(path));
   const origins = service.environmentOrigins ?? {};

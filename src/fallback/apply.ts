@@ -78,7 +78,7 @@ export async function applyPlan(plan: FallbackPlan, options: ApplyOptions): Prom
  * A removal below a symlinked directory is skipped, not a failure: node-check never writes through
  * a symlink, so nothing of its own can be behind one, and following it could delete a file outside
  * the root. The later removals (the record last) still run, so a stale record can be cleared
- * (issue 10, item 12); `skipped` says what was not looked at.
+ * ; `skipped` says what was not looked at.
  */
 export function applySteps(steps: readonly FallbackStep[], root: string): { changed: string[]; problem?: string; skipped?: string[] } {
   const outside = steps.find((s) => !isUnderRun(s.path));

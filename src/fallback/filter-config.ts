@@ -49,7 +49,7 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
     documents.push({ path, document, providers });
   }
 
-  // Names come from the node: a line break in one would end the comment (issue 10, item 10).
+  // Names come from the node: a line break in one would end the comment (pinned by test/hostile/secrets-and-names.test.ts).
   const dropped = [...input.drop].map(commentSafe).join(', ');
   try {
     if (documents.length === 1) {

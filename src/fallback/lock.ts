@@ -78,8 +78,8 @@ export async function withLock<T>(root: string, fn: () => Promise<T> | T, option
 }
 
 /**
- * ROOT/run/node-check is opened component by component without following symlinks (issue 10:
- * `ROOT/run -> elsewhere` put the lock outside the root), and every lock operation goes through
+ * ROOT/run/node-check is opened component by component without following symlinks (a
+ * `ROOT/run -> elsewhere` put the lock outside the root: test/hostile/write-paths.test.ts), and every lock operation goes through
  * that open directory. `lockPath` is for messages.
  */
 async function acquire(base: string, lockPath: string, options: LockOptions): Promise<{ content: string; dir: DirHandle }> {
@@ -113,7 +113,7 @@ async function acquire(base: string, lockPath: string, options: LockOptions): Pr
         killPoint('lock:held');
       } finally {
         closeSync(fd);
-        // ENOSPC and the like: no empty lock file is left for others to wait on (issue 10, item 12).
+        // ENOSPC and the like: no empty lock file is left for others to wait on (test/hostile/write-destinations.test.ts).
         if (!written) rmSync(lockAt, { force: true });
       }
       return { content, dir };
@@ -210,7 +210,7 @@ function readLock(lockPath: string): ExistingLock | undefined {
 
 /**
  * The lock cannot be created at all: ROOT/run read-only or full, a symlink on the way. Nothing was
- * changed; the message names the lock file and why (issue 10: hostile write destinations).
+ * changed; the message names the lock file and why (test/hostile/write-destinations.test.ts).
  */
 export class LockUnavailableError extends Error {
   constructor(
@@ -222,7 +222,7 @@ export class LockUnavailableError extends Error {
   }
 }
 
-/** Something else than a lock file sits where the lock goes: refuse rather than spin on it (issue 10). */
+/** Something else than a lock file sits where the lock goes: refuse rather than spin on it. */
 export class NotALockError extends Error {
   constructor(readonly lockPath: string) {
     super(`${lockPath} is not a regular file (node-check did not create it); remove it`);

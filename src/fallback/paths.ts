@@ -1,7 +1,7 @@
 /**
  * Where the fallback lives on the node. Everything is under /run: never in a file the
- * machine-config daemon manages (research/openshift.md §4), and gone at reboot so every boot
- * decides afresh (DESIGN §4.6).
+ * machine-config daemon manages, and gone at reboot so every boot
+ * decides afresh (docs/fallback.md "Files").
  */
 import { posix } from 'node:path';
 

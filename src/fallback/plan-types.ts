@@ -1,5 +1,5 @@
 /**
- * The fallback plan as data (DESIGN §3 "plan / apply"): what to write and remove, and why. Made by
+ * The fallback plan as data (docs/fallback.md "What it does"): what to write and remove, and why. Made by
  * plan.ts and revert-plan.ts, carried out by apply.ts.
  */
 import type { FallbackState } from './state.js';

@@ -1,5 +1,5 @@
 /**
- * The fallback plan (DESIGN §4.6): when kubelet would refuse to start only because of its
+ * The fallback plan (docs/fallback.md): when kubelet would refuse to start only because of its
  * credential providers, start it on a configuration without the failing ones. Pure: decides from
  * the NodeModel and returns the files to write and remove as data; apply.ts does the I/O.
  *
@@ -52,7 +52,7 @@ const FILE_MODE = 0o644;
 /**
  * The filtered config and the drop-in carry what their sources carry: a provider's env: values,
  * the ExecStart with its flags and environment (a --bootstrap-token, say). Those sources are often
- * 0600; a copy must never grant more (issue 10, item 9), and root (systemd, kubelet) is the only
+ * 0600; a copy must never grant more (pinned by test/hostile/secrets-and-names.test.ts), and root (systemd, kubelet) is the only
  * reader, so 0600 always.
  */
 const SECRET_MODE = 0o600;

@@ -100,7 +100,7 @@ export function parseFallbackState(text: string, path = FALLBACK_STATE_PATH): { 
 
 /** A digest of file contents, independent of order. */
 export function fallbackDigest(files: readonly { readonly path: string; readonly content: string }[]): string {
-  // node:crypto: only a recorded fallback needs a digest (issue 12).
+  // node:crypto: only a recorded fallback needs a digest (start-path cost).
   const { createHash } = lazyBuiltin('node:crypto');
   const hash = createHash('sha256');
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
@@ -109,7 +109,7 @@ export function fallbackDigest(files: readonly { readonly path: string; readonly
   return hash.digest('hex');
 }
 
-/** The "fallback" section of a report (DESIGN §4.3) from what is on disk. */
+/** The "fallback" section of a report (docs/json.md "fallback") from what is on disk. */
 export function fallbackStatus(reading: FallbackStateReading, enabled: boolean): FallbackStatus {
   const { state } = reading;
   if (!reading.active || !state) return { enabled, active: false };
@@ -128,7 +128,7 @@ export function dropInHeader(unit: string, since: string, removedProviders: read
  * Text for a comment in a unit file or in YAML: no C0 control (a space instead), no backslash
  * (systemd 239 continues a comment ending in one), and no C1 control, line or paragraph separator
  * or bidi control (U+FFFD instead): go-yaml breaks lines at U+0085, U+2028 and U+2029, and U+009B
- * or U+202E would act on a terminal showing the file (issue 10, items 10 and 12).
+ * or U+202E would act on a terminal showing the file (pinned by test/hostile/secrets-and-names.test.ts).
  */
 export function commentSafe(text: string): string {
   return text

@@ -9,7 +9,7 @@ const SLASH = 0x2f;
 
 /**
  * Whether a rooted path is clean already: Clean (and path.resolve) would give it back unchanged.
- * Most are (every credential plugin's path, looked up several times each: issue 12), and this one
+ * Most are (every credential plugin's path, looked up several times each), and this one
  * test costs less than a pass over the path.
  */
 export function isCleanRootedPath(path: string): boolean {
@@ -46,7 +46,7 @@ export function goClean(path: string): string {
       }
     } else {
       if ((rooted && out.length !== 1) || (!rooted && out.length !== 0)) out += '/';
-      // The element whole, not a character at a time (a string per character: issue 12).
+      // The element whole, not a character at a time (a string per character).
       const start = r;
       while (r < n && path[r] !== '/') r++;
       out += path.slice(start, r);

@@ -42,7 +42,7 @@ export function scanJsonSyntax(data: Uint8Array): string | undefined {
 
 /**
  * JSON.parse accepts exactly RFC 8259's grammar, as encoding/json's scanner does, and is native:
- * ~1 ms less per kubelet config on kubelet's start path (issue 12). What it accepts, Go accepts,
+ * ~1 ms less per kubelet config on kubelet's start path. What it accepts, Go accepts,
  * except nesting deeper than Go's limit (ruled out by counting openers); invalid UTF-8 inside a
  * string is accepted by both, and outside one by neither. Anything else takes the scanner, for
  * Go's exact error.

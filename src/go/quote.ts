@@ -9,14 +9,14 @@ const LOWER_HEX = '0123456789abcdef';
 // Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 // Node's Unicode tables may be a version apart from Go's; that only matters for code points
 // assigned in between. Made at the first non-ASCII rune: even creating the pattern costs ~0.4 ms
-// (its Unicode sets), at every start, for what most nodes never need (issue 12).
+// (its Unicode sets), at every start, for what most nodes never need (start-path cost).
 let printable: RegExp | undefined;
 
 export function isGoPrint(rune: number): boolean {
   if (rune === 0x20) return true;
   if (rune < 0x20 || rune === 0x7f) return false;
   // Every other ASCII rune is a letter, digit, punctuation or symbol: no need to compile the
-  // Unicode-property pattern, which costs ~15 M instructions at its first use (issue 12).
+  // Unicode-property pattern, which costs ~15 M instructions at its first use (start-path cost).
   if (rune < 0x7f) return true;
   // Latin-1 and General Punctuation (node-check's own "…" among them) without the pattern either:
   // Go's isPrint16 ranges there, 0x00a1-0x0377 (but 0x00ad), 0x2010-0x2027 and 0x2030-0x205e.

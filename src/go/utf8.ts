@@ -70,7 +70,7 @@ export function goBytesToString(bytes: Uint8Array): string {
 /** Go's string comparison (byte order of UTF-8), for sort.Strings and map-key ordering. */
 export function compareGoStrings(a: string, b: string): number {
   // Below the surrogates, UTF-16 code units order as their UTF-8 bytes do: sorting a large
-  // config's keys need not encode both strings at every comparison (issue 12).
+  // config's keys need not encode both strings at every comparison (start-path cost).
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

@@ -1,30 +1,29 @@
 /**
  * Per-minor kubelet knowledge for the host-dependent start checks. Data only (the rules are in
  * check-host.ts). Every lookup returns undefined for a minor that src/kubelet/data/minors.ts does not model.
- * (Kept next to its rules; the lead may move it to src/kubelet/data/.)
  */
 
 import { isModelledMinor } from '../kubelet/data/minors.js';
 
 export const PROVENANCE = {
   swap: [
-    'kubernetes/kubernetes pkg/kubelet/cm/container_manager_linux.go NewContainerManager, index ids 7785341280, 39931533453, 53973002259 (os.ReadFile, "File does not exist, assuming that swap is disabled") and container_manager_linux_test.go id 1214797889 (ioutil + golang/mock, <=1.29): "running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false. /proc/swaps contained: %v" (swapLines); the same line is in the diff context of kubernetes/kubernetes #122241 (Dec 2023, 1.30 development).',
-    'newest: container_manager_linux.go id 6101079 (NewContainerManager(ctx, ...), swap.IsSwapOn()): "running with swap on is not supported, please disable swap or set --fail-swap-on flag to false" (no /proc/swaps contents; pkg/kubelet/util/swap logs them as "Swap is on"); third-party kubelet v1.36.1 log shows this text. The change came with kubernetes/kubernetes #124060 (swap.IsSwapOn, tmpfs noswap; still under review 2024-05-13, after the 1.30 release, so 1.31), whose reviewed diff still had "please disable swap! or set ..." without the contents: whether 1.31-1.34 print the "!" is NOT pinned (verified: false). The "!"-less text is in a kubelet e2e log of 2025-09-20 (1.35 development) and a v1.36.1 log, so 1.35 and 1.36 are taken as verified.',
-    'Both are returned from run() and printed as "failed to run Kubelet: <err>" (third-party logs with run.go:72/74 "command failed").',
+    'kubernetes/kubernetes pkg/kubelet/cm/container_manager_linux.go NewContainerManager at v1.24.17-v1.30.14 (os.ReadFile of /proc/swaps, "File does not exist, assuming that swap is disabled"): "running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false. /proc/swaps contained: %v" (swapLines).',
+    'container_manager_linux.go at v1.31.14-v1.37.2 (swap.IsSwapOn(), kubernetes/kubernetes PR #124060): "running with swap on is not supported, please disable swap or set --fail-swap-on flag to false" (no /proc/swaps contents; pkg/kubelet/util/swap logs them as "Swap is on"). The tags settle 1.31-1.34 too; swapTextFor still marks them unverified (docs/unverified.md).',
+    'Both are returned from run() and printed as "failed to run Kubelet: <err>" (cmd/kubelet/app/server.go; the journal line via component-base cli/run.go "command failed").',
   ],
   cgroupV1: [
-    'k8s.io/kubelet config/v1beta1/types.go at tags v0.24.0..v0.36.0 (/work/.mirror/kubernetes+kubelet): failCgroupV1 exists from v0.31.0; "Default: false" v0.31..v0.34, "Default: true" v0.35, v0.36.',
-    'kubernetes/kubernetes pkg/kubelet/apis/config/validation/validation_linux.go, index ids 118416587 (1.31: only FailCgroupV1), 79448483 (1.32: + singleProcessOOMKill), 378191168 (1.33+: + userNamespaces): "kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode".',
-    '1.35+: "kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is unsupported and will be removed in a future release" (third-party log of a 1.35 kubelet, index id 22632939288, with the prefix "failed to validate kubelet configuration, error: "). 1.34 and 1.36 wording inferred.',
+    'k8s.io/kubelet config/v1beta1/types.go (module k8s.io/kubelet, tags v0.24.0..v0.36.5): failCgroupV1 exists from v0.31; "Default: false" at v0.31.14 and v0.34.12, "Default: true" at v0.35.8 and v0.36.5.',
+    'kubernetes/kubernetes pkg/kubelet/apis/config/validation/validation_linux.go: only FailCgroupV1 at v1.31.14, + singleProcessOOMKill from v1.32.13, + userNamespaces from v1.33.13; "kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode" at v1.31.14-v1.34.12.',
+    '1.35+: "kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is unsupported and will be removed in a future release" (validation_linux.go at v1.35.8-v1.37.2), wrapped by server.go as "failed to validate kubelet configuration, error: ". cgroupV1RuleFor still marks 1.34 unverified though v1.34.12 settles it (docs/unverified.md).',
   ],
   kernelTunables: [
-    'kubernetes/kubernetes pkg/kubelet/cm/container_manager_linux.go setupKernelTunables (ids 5303967 old, 7785341280, 15509647321, 6101079 newest) and component-helpers/node/util/sysctl (ids 2637195865, 199104837): the same six sysctls and values in every version read; errors "invalid kernel flag: %v, expected value: %v, actual value: %v", aggregated (map order) and logged after start as "Failed to start ContainerManager" err=..., exit 1.',
+    'kubernetes/kubernetes pkg/kubelet/cm/container_manager_linux.go setupKernelTunables (v1.24.17-v1.37.2) and component-helpers node/util/sysctl: the same six sysctls and values in every version read; errors "invalid kernel flag: %v, expected value: %v, actual value: %v", aggregated (map order) and logged after start as "Failed to start ContainerManager" err=..., exit 1.',
   ],
   reservedCpus: [
-    'kubernetes/kubernetes cmd/kubelet/app/server.go getReservedCPUs (ids 5179783033, 46468843, 6588515735; old and new cpuset packages): "reserved-cpus: %s is not a subset of online-cpus: %s" (the flag value as given, cAdvisor\'s CPU set String()), wrapped "failed to run Kubelet: ".',
+    'kubernetes/kubernetes cmd/kubelet/app/server.go getReservedCPUs at v1.24.17-v1.37.2 (old and new cpuset packages): "reserved-cpus: %s is not a subset of online-cpus: %s" (the flag value as given, cAdvisor\'s CPU set String()), wrapped "failed to run Kubelet: ".',
   ],
   cri: [
-    'shared/research/kubelet-start-preconditions.md §6: 1.27+ (kubernetes/kubernetes #115102) any error of the first CRI Version call is fatal: "failed to run Kubelet: validate service connection: validate CRI v1 runtime API for endpoint %q: <grpc error>"; the gRPC dial text is from crictl logs [I]. Before 1.27 the place and wording of the failure were not pinned.',
+    '1.27+ (kubernetes/kubernetes PR #115102) any error of the first CRI Version call is fatal: "failed to run Kubelet: validate service connection: validate CRI v1 runtime API for endpoint %q: <grpc error>" (pkg/kubelet/cri/remote/remote_runtime.go at v1.27.16, k8s.io/cri-client pkg/remote_runtime.go from v0.31); the gRPC dial text is from crictl logs [I]. v1.26.15 remote_runtime.go also has validateServiceConnection (with the v1alpha2 fallback); before 1.27 the place and wording of the failure are not modelled.',
   ],
 } as const;
 

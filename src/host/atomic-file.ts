@@ -13,7 +13,7 @@ import { lazyBuiltin } from './builtins.js';
 
 /**
  * Random bytes as hex, from /dev/urandom: loading node:crypto for six bytes took milliseconds of
- * preflight's start path (issue 12). node:crypto only when /dev/urandom cannot be read.
+ * preflight's start path. node:crypto only when /dev/urandom cannot be read.
  */
 function randomHex(bytes: number): string {
   const buffer = Buffer.alloc(bytes);
@@ -128,7 +128,7 @@ function keepOwner(fd: number, owner: { uid: number; gid: number }): void {
 /**
  * Temp files of this target left by a writer that was killed (SIGKILL, power cut): their pid is
  * gone, or is this process (a pid reused after a reboot, /run being cleared aside). Others'
- * in-flight temp files stay. (issue 10, item 12)
+ * in-flight temp files stay. (test/hostile/write-destinations.test.ts)
  */
 function removeStaleTempFiles(hostDir: string, name: string): void {
   let entries: string[];

@@ -1,6 +1,6 @@
 /**
  * Built-in modules that only some runs need, loaded at their first use instead of with the bundle
- * (issue 12): every module loaded is time on kubelet's start path, and one first loaded after the
+ * (start-path cost): every module loaded is time on kubelet's start path, and one first loaded after the
  * launcher sets V8's flags compiles from source (src/launcher/launcher.cjs).
  */
 import { createRequire } from 'node:module';

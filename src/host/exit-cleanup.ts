@@ -1,6 +1,6 @@
 /**
  * Files a process must not leave behind when it is stopped (SIGTERM/SIGINT end every command at
- * once, issue 10 item 5): temp files of atomic writes and the fallback lock. Removed on the
+ * once: test/hostile/signals.test.ts): temp files of atomic writes and the fallback lock. Removed on the
  * 'exit' event, which process.exit() runs synchronously. A SIGKILL leaves them; the next run
  * cleans temp files (atomic-file.ts) and breaks the lock as stale (its pid is gone).
  */
@@ -25,7 +25,7 @@ const children = new Set<number>();
 
 /**
  * SIGKILL the child `pid` (a negative pid: its process group) at exit unless it ended before (a hung `logger` must not outlive
- * preflight, issue 10 item 12). Returns the undo, to call when the child has exited.
+ * preflight). Returns the undo, to call when the child has exited.
  */
 export function killAtExit(pid: number | undefined): () => void {
   if (pid === undefined) return () => undefined;

@@ -1,5 +1,5 @@
 /**
- * Test-only crash points at each write step (issue 10: "a kill at each write step"). With
+ * Test-only crash points at each write step (test/hostile/kill-at-each-write.test.ts). With
  * NODE_CHECK_TEST_KILL_AT=<name> the process SIGKILLs itself when it reaches that step, as a power
  * cut or the OOM killer would; with NODE_CHECK_TEST_KILL_AT=list it names each step on stderr as
  * it passes, so a test can find them all. Unset (always, in production) it does nothing but

@@ -52,7 +52,7 @@ export class RootFs {
 
   /**
    * Host paths of the directories (not symlinks) that resolution has walked through, so that 1,000
-   * plugins in one directory cost one lstat of each parent, not 1,000 (issue 12). Only where every
+   * plugins in one directory cost one lstat of each parent, not 1,000 (start-path cost). Only where every
    * open is then checked against where the kernel opened it (a directory swapped for a symlink
    * after it was remembered is caught there, as one swapped between lstat and open always was), and
    * only for the life of this RootFs: one check's (discoverNode builds one per check; serve's
@@ -76,7 +76,7 @@ export class RootFs {
    */
   resolve(nodePath: string, followLast = true): Resolved | { ok: false; code: ErrnoCode } {
     // A NUL cannot be in a path: Go's syscall layer answers EINVAL ("invalid argument"); Node would
-    // throw ERR_INVALID_ARG_VALUE (issue 10, item 12).
+    // throw ERR_INVALID_ARG_VALUE.
     if (nodePath.includes('\0')) return { ok: false, code: 'EINVAL' };
     const raw = nodePath.startsWith('/') ? nodePath : `/${nodePath}`;
     if (this.isHostRoot) return { ok: true, hostPath: raw, nodePath: posix.resolve(raw) };
@@ -192,7 +192,7 @@ export class RootFs {
 
   /**
    * lstat(2) and, for a regular file, readHead: what discovery asks of every credential plugin
-   * (1,000 plugins are 1,000 paths: issue 12). Where the walk's lstat of the last component saw a
+   * (1,000 plugins are 1,000 paths). Where the walk's lstat of the last component saw a
    * regular file, one open of it (not following a symlink, checked against where the kernel opened
    * it) answers both, instead of an O_PATH open for the stat and a second resolution and open for
    * the read. Where the resolution fails (a missing plugin), that is lstat's answer, without a head.
@@ -273,7 +273,7 @@ export class RootFs {
 
   /**
    * Resolution checks each component and then opens by path, so a directory swapped in between
-   * could lead outside the root (issue 10, item 7). /proc/self/fd/N names what the kernel opened:
+   * could lead outside the root (pinned by test/hostile/write-paths.test.ts). /proc/self/fd/N names what the kernel opened:
    * anything outside the root is refused. (A symlink opened itself, `symlink`, is checked by its
    * directory.)
    */

@@ -1,6 +1,6 @@
 /**
  * Directories node-check writes in, opened component by component without following symlinks,
- * each component relative to the directory opened before it (issue 10, items 6 and 7).
+ * each component relative to the directory opened before it (pinned by test/hostile/write-paths.test.ts).
  *
  * Node has no openat(2). On Linux, /proc/self/fd/N/name resolves `name` inside the directory that
  * file descriptor N holds open, whatever happens to the path it was opened by, so

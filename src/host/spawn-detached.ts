@@ -5,7 +5,7 @@
  * Through libuv's process handle (process.binding('process_wrap'): allow-listed, and deprecated
  * only under --pending-deprecation, in Node 20 to 24) when Node offers it: 5 M instructions
  * against child_process.spawn's 13 M (its option normalising, stdio set-up and ChildProcess
- * object), about 1 ms of every preflight (issue 12). Anything unexpected there falls back to
+ * object), about 1 ms of every preflight (start-path cost). Anything unexpected there falls back to
  * child_process.spawn, which does the same through the public API.
  */
 import { lazyBuiltin } from './builtins.js';

@@ -2,8 +2,9 @@
  * Kubelet versions and the credential-provider behaviour each one has.
  *
  * Everything node-check predicts is keyed by the kubelet minor version. The table below is the
- * one place that says which behaviour starts where; its sources are in
- * shared/research/kubelet-credential-provider.md (§0 generations G1-G6, §2, §3).
+ * one place that says which behaviour starts where; its sources (kubelet's source at the tags of
+ * scripts/generate/kubernetes-source.lock.json) are in the PROVENANCE comment of
+ * ./data/credential-provider-traits.ts.
  */
 
 import { CREDENTIAL_PROVIDER_TRAITS } from './data/credential-provider-traits.js';

@@ -18,7 +18,7 @@ const Module = require('node:module');
 const BUNDLE_ID = 'dev';
 const VERSION = 'dev';
 
-// `--version` alone needs no bundle at all (issue 12); the bundle prints the same line.
+// `--version` alone needs no bundle at all (start-path cost); the bundle prints the same line.
 if (process.argv.length === 3 && process.argv[2] === '--version' && VERSION !== 'dev') {
   process.stdout.write(`${VERSION}\n`);
   return;
@@ -104,7 +104,7 @@ function writeCache(data) {
       fs.renameSync(temp, cacheFile);
       killPoint('write:v8cache:renamed');
     } catch (error) {
-      // A full disk: no empty or partial temp file is left behind (issue 10, hostile write paths).
+      // A full disk: no empty or partial temp file is left behind (test/hostile/write-destinations.test.ts).
       fs.rmSync(temp, { force: true });
       throw error;
     }
@@ -115,7 +115,7 @@ function writeCache(data) {
 
 // No optimising compiler: a run lasts a tenth of a second, and TurboFan's background jobs cost
 // about 3 MB of peak RSS there for no gain in time. A young generation that does not grow: V8
-// doubled it up to 32 MB under serve's steady allocation (issue 12, measured with `npm run bench`).
+// doubled it up to 32 MB under serve's steady allocation (measured with `npm run bench`).
 // Set before the bundle is compiled: V8 keys its code cache to the flags.
 //
 // Node's own code cache for its built-in modules is keyed to the flags too: a built-in first

@@ -1,6 +1,6 @@
 /**
  * Bounds on what node-check reads from a node, so that a hostile or broken node cannot hold
- * kubelet's start past preflight's budget (issue 10, item 3). Past a bound node-check answers
+ * kubelet's start past preflight's budget (test/hostile/budget.test.ts). Past a bound node-check answers
  * "cannot tell" and names the file; kubelet itself has no such limits, but real files are far
  * smaller (a credential provider config is a few kilobytes).
  */
@@ -16,12 +16,12 @@ export const MAX_CONFIG_BYTES = 256 * 1024;
  * Entries in the providers lists of the credential provider config (all files together). Each is
  * evaluated for every modelled kubelet version and the fallback plans over them: 20,000 short
  * entries fit in MAX_CONFIG_BYTES and took several seconds. Real configs have one to five; the
- * budget (issue 12) asks that 1,000 cost at most twice one, so the bound sits above that.
+ * budget (README "Cost on kubelet's start path") asks that 1,000 cost at most twice one, so the bound sits above that.
  */
 export const MAX_PROVIDER_ENTRIES = 2000;
 
 /**
- * Kubelet's expanded command line (issue 10, item 11), at the limits of Linux's execve(2), which
+ * Kubelet's expanded command line (pinned by test/hostile/argv-amplification.test.ts), at the limits of Linux's execve(2), which
  * refuses with E2BIG ("Argument list too long"); systemd then fails the unit at step EXEC (status
  * 203), so kubelet never runs (src/systemd-preconditions/argument-list.ts decides that).
  * - One argument or environment string (with its NUL) longer than MAX_ARG_STRLEN, 32 pages

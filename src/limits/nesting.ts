@@ -28,7 +28,7 @@ export function yamlNestingBound(text: string): number {
 
 /**
  * The same bound, fed one lexer token at a time: a caller that lexes the text for other reasons
- * too lexes it once (issue 12: each pass of the lexer is a tenth of a large config's decoding).
+ * too lexes it once (start-path cost: each pass of the lexer is a tenth of a large config's decoding).
  */
 export class YamlNestingBound {
   private flow = 0;

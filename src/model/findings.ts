@@ -1,5 +1,5 @@
 /**
- * A finding is one thing node-check has to say about the node (DESIGN §3, §4.3).
+ * A finding is one thing node-check has to say about the node (docs/json.md "finding"; the catalog in docs/findings.md).
  * Renderers, sinks and the fallback planner consume findings; they never re-derive them.
  */
 

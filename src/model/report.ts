@@ -1,5 +1,5 @@
 /**
- * The result of one check of a node: what `check --output json` prints (DESIGN §4.3), and what
+ * The result of one check of a node: what `check --output json` prints (docs/json.md), and what
  * the text renderer, the journal, the metrics and the fallback planner consume.
  */
 import type { Finding } from './findings.js';
@@ -93,7 +93,7 @@ export interface IgnoredSection {
   readonly verdictIgnored: boolean;
 }
 
-/** What was laid over the node and what it changed (issue 9). `kubeletWillStart` above is the "after" answer. */
+/** What was laid over the node and what it changed. `kubeletWillStart` above is the "after" answer. */
 export interface UpgradeSection {
   /** In the order applied. name = metadata.name of a MachineConfig, else the file or directory. */
   readonly sources: readonly { readonly name: string; readonly kind: 'machine-config' | 'ignition' | 'directory'; readonly origin: string }[];
@@ -112,7 +112,7 @@ export interface UpgradeSection {
 }
 
 /**
- * DESIGN §4.2. Never 200-243 (systemd's). `internal` (EX_SOFTWARE) is a bug in node-check, never
+ * docs/operations.md "Exit codes". Never 200-243 (systemd's). `internal` (EX_SOFTWARE) is a bug in node-check, never
  * an answer; a command stopped by SIGTERM/SIGINT exits 143/130 (docs/operations.md).
  */
 export const ExitCode = {

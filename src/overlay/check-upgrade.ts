@@ -1,5 +1,5 @@
 /**
- * "Will kubelet start after this configuration is applied?" (issue 9): the node is checked as it
+ * "Will kubelet start after this configuration is applied?": the node is checked as it
  * is now, then through an OverlayRootFs with the configurations laid over it, and the second
  * report, with an `upgrade` section, is the answer. The root is never written.
  */

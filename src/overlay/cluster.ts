@@ -1,5 +1,5 @@
 /**
- * In the cluster (issue 9, item 6): which rendered MachineConfig is this node about to take?
+ * In the cluster: which rendered MachineConfig is this node about to take?
  * An I/O module at the edge, like discover: a plain HTTPS client with the pod's service-account
  * token and CA (no client library), reading three things, all with get only:
  * - the Node: its labels (to find its pool) and the machine-config daemon's annotations
@@ -9,7 +9,7 @@
  *   updates (status.configuration.name is the one the pool has);
  * - the MachineConfig of that name (JSON), which the overlay reader takes as it is.
  * Any failure (403, 404, timeout, bad JSON) becomes the input's error: "cannot tell", never a crash.
- * Also the Node's status.nodeInfo.kubeletVersion, for `serve` in a pod (issue 11, item 4).
+ * Also the Node's status.nodeInfo.kubeletVersion, for `serve` in a pod.
  * Sources for the field names: openshift/machine-config-operator pkg/daemon/constants/constants.go
  * (CurrentMachineConfigAnnotationKey, DesiredMachineConfigAnnotationKey) and the
  * MachineConfigPool API (spec.configuration, spec.nodeSelector).

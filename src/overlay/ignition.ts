@@ -13,8 +13,8 @@
  * - systemd.units: `contents` -> /etc/systemd/system/NAME; each drop-in with contents ->
  *   /etc/systemd/system/NAME.d/DROPIN; a drop-in without contents is removed (the MCD deletes
  *   empty drop-ins); `mask: true` -> /etc/systemd/system/NAME is a symlink to /dev/null;
- *   `mask: false` without contents removes /etc/systemd/system/NAME (pkg/daemon/file_writers.go
- *   writeUnit, read at index file id 22962630464). The MCD refuses `append` ("Append is not
+ *   `mask: false` without contents removes /etc/systemd/system/NAME (openshift/machine-config-operator
+ *   pkg/daemon/file_writers.go writeUnit, read in a copy not pinned to a branch). The MCD refuses `append` ("Append is not
  *   supported"): such a config is laid with Ignition's semantics but answers "cannot tell".
  *
  * A remote source (http, https, s3, tftp, gs, …) is never fetched: the entry's contents are

@@ -1,5 +1,5 @@
 /**
- * `serve --machine-config FILE|DIR` (issue 9, item 5): a configuration waiting to be applied is
+ * `serve --machine-config FILE|DIR`: a configuration waiting to be applied is
  * re-evaluated against this node on every check, and exported as
  * nodecheck_pending_config_kubelet_start_ok{config="<name>"}: 1 kubelet would start after it,
  * 0 it would not, absent when node-check cannot tell (then ..._unknown is 1), so that the alert

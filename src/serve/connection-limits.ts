@@ -2,7 +2,7 @@
  * serve's HTTP server may hold only a few connections, each for a bounded time. Every connection is
  * a file descriptor, and the checks need descriptors too (unit files, the provider config, the
  * watchdog): with `ulimit -n 128`, a client holding 120 idle connections made every check fail
- * with EMFILE and serve flip to "cannot tell" (issue 10, item 12). Prometheus and a health probe
+ * with EMFILE and serve flip to "cannot tell" (test/hostile/serve-fds.test.ts). Prometheus and a health probe
  * need one or two connections each.
  *
  * Past a cap the oldest idle connection is closed to make room, never the new one: a client that

@@ -1,5 +1,5 @@
 /**
- * The journal entries of one run (DESIGN §4.4), as data: one entry per finding kind, with a fixed
+ * The journal entries of one run (docs/operations.md "Journal"), as data: one entry per finding kind, with a fixed
  * MESSAGE_ID from the finding catalog, and their serialization for `logger --journald`. Pure.
  *
  * Field names are the constants below; values come from config files and are sanitized

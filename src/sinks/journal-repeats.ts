@@ -1,5 +1,5 @@
 /**
- * Which journal entries a run writes, given what earlier runs of this boot wrote (issue 11, item 6).
+ * Which journal entries a run writes, given what earlier runs of this boot wrote.
  * Pure: the state comes in and goes out as data (journal-repeat-store.ts reads and writes it).
  *
  * Kubelet crash-loops every RestartSec (10 s on OpenShift), and preflight runs before every start:
@@ -76,7 +76,7 @@ const NOT_FINGERPRINTED: ReadonlySet<JournalFieldName> = new Set<JournalFieldNam
 
 export function entryFingerprint(entry: JournalEntry): string {
   const fields = entry.fields.filter(([name]) => !NOT_FINGERPRINTED.has(name));
-  // node:crypto: only preflight runs that write the journal need it (issue 12).
+  // node:crypto: only preflight runs that write the journal need it (start-path cost).
   const { createHash } = lazyBuiltin('node:crypto');
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 32);
 }

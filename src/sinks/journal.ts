@@ -61,7 +61,7 @@ export async function writeJournal(entries: readonly JournalEntry[], options: Wr
     const subprocess = execa(logger, ['--journald'], {
       input: withObjectPid(serializeForLogger(entry), objectPidLine),
       timeout: remaining,
-      // A logger that hangs is killed outright at the deadline, and at node-check's exit (issue 10).
+      // A logger that hangs is killed outright at the deadline, and at node-check's exit.
       killSignal: 'SIGKILL',
       reject: false,
       stdout: 'ignore',

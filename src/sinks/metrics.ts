@@ -1,5 +1,5 @@
 /**
- * The Prometheus exposition of one report (DESIGN §4.5): gauges only (a preflight run is
+ * The Prometheus exposition of one report (docs/operations.md "Metrics"): gauges only (a preflight run is
  * short-lived and keeps no state), no timestamps (node_exporter's textfile collector skips a whole
  * file that has one), HELP on every family, labels from bounded sets only (provider names, finding
  * ids, severities; never paths or messages). Written by exposition.ts, without prom-client.

@@ -58,7 +58,7 @@ export function prepareTextfile(dir: string, fileName: string, text: string): { 
 // 0644 for a new file: readable by node_exporter's user; a file already there keeps its mode and
 // owner (an admin may have made it 0600 for node_exporter's user alone). The temp name is hidden,
 // so the collector skips it. Written through the opened directory: a symlink swapped in meanwhile
-// cannot redirect it. Not fsynced (issue 12: two fsyncs were ~4 ms of kubelet's start path): every
+// cannot redirect it. Not fsynced (two fsyncs were ~4 ms of kubelet's start path): every
 // preflight rewrites it, and after a power cut the rename leaves the old or an empty file, never a torn one.
 const TEXTFILE_WRITE: ReplacementOptions = { durable: false, keepOwnerAndMode: true };
 
@@ -68,7 +68,7 @@ function exposition(text: string): string {
 }
 
 /**
- * The textfile directory itself must be a plain directory, not a symlink (issue 10: a textfile
+ * The textfile directory itself must be a plain directory, not a symlink (test/hostile/write-paths.test.ts: a textfile
  * directory linked to /etc got /etc/node-check.prom). Its parent is the operator's path and is
  * followed as given.
  */

@@ -1,6 +1,6 @@
 /**
- * Every start precondition, in the order systemd and kubelet meet them (research
- * kubelet-start-preconditions.md §1): systemd's own refusals first, then kubelet's steps from
+ * Every start precondition, in the order systemd and kubelet meet them (cmd/kubelet/app/server.go
+ * at the tags; src/kubelet/data/start-sequence.ts): systemd's own refusals first, then kubelet's steps from
  * flag parsing to NewMainKubelet. The first failure decides, as it does for kubelet.
  */
 import type { StartCheck } from './start-check.js';

@@ -1,6 +1,6 @@
 /**
- * Whether execve(2) accepts the command line and environment systemd hands to ExecStart= (issue 10,
- * item 11). When it does not, execve fails with E2BIG and systemd fails the unit at step EXEC
+ * Whether execve(2) accepts the command line and environment systemd hands to ExecStart= (pinned by
+ * test/hostile/argv-amplification.test.ts). When it does not, execve fails with E2BIG and systemd fails the unit at step EXEC
  * (status 203) whatever kubelet's version: kubelet never runs. Pure; the limits and their sources
  * are in src/limits/bounds.ts.
  *

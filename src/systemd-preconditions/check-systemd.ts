@@ -25,7 +25,7 @@ export interface SystemdPreconditionInput {
   /**
    * Paths whose facts do not count, as if absent from `files`: binaries the root does not carry
    * (src/start/binaries-in-root.ts). Named here rather than removed from a copy of the table, which
-   * holds a fact for every credential plugin (1,000 plugins: issue 12).
+   * holds a fact for every credential plugin (1,000 plugins).
    */
   readonly notCarried?: readonly string[];
   /** Where kubelet is in ExecStart's argv (NodeModel.kubelet.kubeletPath), when it was found. */

@@ -1,5 +1,5 @@
 /**
- * What a precondition check returns (the shape every node-check rule shares, see the brief):
+ * What a precondition check returns (the shape every node-check rule shares):
  * a predicted failure with the exact text, or "cannot tell". Plain data.
  */
 import type { Finding } from '../model/findings.js';

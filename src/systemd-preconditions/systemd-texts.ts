@@ -10,12 +10,12 @@ export const PROVENANCE = {
       how: 'strings(1) on Debian 12 libsystemd-core-252.so (systemd 252.38-1~deb12u1): "Failed to load environment files: %m", "Failed to run \'start-pre\' task: %m", "Failed to run \'start\' task: %m", "MESSAGE=%s: Failed to locate executable %s: %m", "MESSAGE=%s: Failed at step %s spawning %s: %m", "%s exited, code=%s, status=%i/%s%s", "Failed with result \'%s\'.", "Unit %s is masked."; there is no "Failed to spawn \'...\' task" in 252. Also observed end to end in test/integration/precheck-e2e.test.ts (nspawn, Debian 12).',
     },
     {
-      what: 'v239-era src/core (RHEL 8), verified from source text',
-      how: 'systemd/systemd src/core/execute.c exec_spawn (index ids 171483798, 941448449: "Failed to load environment files: %m" before fork; child logs "Failed at step %s spawning %s: %m") and src/core/service.c service_enter_start_pre (index ids 9362793277, 200097665: "Failed to run \'start-pre\' task: %m", service_enter_dead(SERVICE_FAILURE_RESOURCES)). Those service.c versions pass EXEC_APPLY_TTY_STDIN but not EXEC_SETENV_MONITOR_RESULT, i.e. v239..v252.',
+      what: 'v239-era src/core (RHEL 8), read in untagged copies of the source',
+      how: 'systemd/systemd src/core/execute.c exec_spawn ("Failed to load environment files: %m" before fork; child logs "Failed at step %s spawning %s: %m") and src/core/service.c service_enter_start_pre ("Failed to run \'start-pre\' task: %m", service_enter_dead(SERVICE_FAILURE_RESOURCES)), in copies not pinned to a tag: they pass EXEC_APPLY_TTY_STDIN but not EXEC_SETENV_MONITOR_RESULT, i.e. v239..v252 (docs/unverified.md).',
     },
     {
       what: 'newer src/core (PidRef era, v255+), inferred version',
-      how: 'systemd/systemd src/core/service.c (index id 74416430, uses PidRef and EXEC_WRITE_CREDENTIALS): "Failed to spawn \'start-pre\' task: %m" / "Failed to spawn \'start\' task: %m", result still resources; src/core/execute.c with the sd-executor (index ids 9940432, 210785300) still logs "Failed to load environment files: %m" in PID 1; executor.c (ids 7794756188, 279805485) still logs "Failed at step %s spawning %s: %m". PidRef arrived in v255 [I]. Every stored version saying "spawn" (service.c 74416430, socket.c 125800318, 3917112) uses PidRef; none without it, so 253/254 are taken as "run" (unverified).',
+      how: 'systemd/systemd src/core/service.c in untagged copies that use PidRef and EXEC_WRITE_CREDENTIALS: "Failed to spawn \'start-pre\' task: %m" / "Failed to spawn \'start\' task: %m", result still resources; src/core/execute.c with the sd-executor still logs "Failed to load environment files: %m" in PID 1; executor.c still logs "Failed at step %s spawning %s: %m". PidRef arrived in v255 [I]. Every copy read that says "spawn" (service.c, socket.c) uses PidRef; none without it, so 253/254 are taken as "run" (unverified, docs/unverified.md).',
     },
     {
       what: 'ExecSearchPath=/find_executable in the child, from v250 [I]',

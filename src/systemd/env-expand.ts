@@ -19,7 +19,7 @@ export interface ExpandedArgv {
   readonly unset: readonly string[];
   /**
    * Set when the expansion exceeds what execve(2) accepts on any Linux (E2BIG): one string over
-   * MAX_ARG_STRLEN_ANY_PAGE or all over MAX_ARGV_BYTES. Expansion stops there (issue 10, item 11:
+   * MAX_ARG_STRLEN_ANY_PAGE or all over MAX_ARGV_BYTES. Expansion stops there (pinned by test/hostile/argv-amplification.test.ts:
    * 3 MB values repeated 3,000 times exhausted the heap); `argv` is then incomplete.
    */
   readonly tooLarge?: string;

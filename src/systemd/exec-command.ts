@@ -30,7 +30,7 @@ export type ExecSetting =
   | { readonly kind: 'refused'; readonly commands: readonly ParsedExecCommand[]; readonly diagnostics: readonly UnitDiagnostic[]; readonly refusal: string };
 
 export interface ExecParseOptions {
-  /** The ":" prefix exists (systemd ≥ 243, issue #11654; not in RHEL 8's 239, where ":/path" is refused). */
+  /** The ":" prefix exists (systemd ≥ 243, systemd/systemd#11654; not in RHEL 8's 239, where ":/path" is refused). */
   readonly colonPrefix?: boolean;
   /** The node's systemd version (undefined: not known), for the specifiers its table has. */
   readonly systemdVersion?: number;

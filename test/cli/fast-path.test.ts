@@ -1,5 +1,5 @@
 /**
- * preflight's and check's command lines read without yargs (issue 12) must give what yargs gives:
+ * preflight's and check's command lines read without yargs must give what yargs gives:
  * for every command line the fast path accepts, the same command, settings and arguments, or the
  * same usage error. Command lines are drawn from each command's own flags with awkward values, and
  * words it does not know, which it must leave to yargs.

@@ -1,4 +1,4 @@
-/** Issue 10, item 13: flags as pflag reads them; usage errors are 64, never an internal error. */
+/** Flags as pflag reads them; usage errors are 64, never an internal error. */
 import t from 'tap';
 import { brokenAcrNode } from '../helpers/node-root.js';
 import { NO_CRASH, runBundle } from '../hostile/bundle.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 11, item 1: help, option groups, word-boundary wrapping, a value for every valued option,
+ * Help, option groups, word-boundary wrapping, a value for every valued option,
  * "did you mean", -o json for preflight and explain, --ignore, --verbose and fallback --dry-run,
  * as users run the shipped bundle.
  */

@@ -1,4 +1,4 @@
-/** Output written to the descriptors directly (issue 12): everything arrives, and failures are answers, not crashes. */
+/** Output written to the descriptors directly: everything arrives, and failures are answers, not crashes. */
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { ACR_CONFIG } from '../helpers/facts.js';
 import { MODELLED_MINORS } from '../../src/kubelet/data/minors.js';
 
 // Test_readCredentialProviderConfig[File] (kubernetes/kubernetes pkg/credentialprovider/plugin/
-// config_test.go; research §4.1 R1-R19) for the single-file decoding part, run for every kubelet
+// config_test.go at v1.34.12) for the single-file decoding part, run for every kubelet
 // minor, plus the messy inputs kubelet meets on real nodes.
 //
 // For whoever implements directory reading (1.34+; not this file): R1/R2 expect
@@ -238,7 +238,7 @@ t.test('missing or malformed kind and apiVersion', async (t) => {
 });
 
 t.test('the upstream ECR doc example has no kind/apiVersion at the top and fails', async (t) => {
-  // kubernetes/cloud-provider-aws docs/credential_provider.md (research §6)
+  // kubernetes/cloud-provider-aws docs/credential_provider.md (its example config, verbatim)
   const text = 'providers:\n  - name: ecr-credential-provider\n    matchImages:\n      - "*.dkr.ecr.*.amazonaws.com"\n    defaultCacheDuration: "0"\n    apiVersion: credentialprovider.kubelet.k8s.io/v1\n';
   forEachMinor(t, (m) => t.same(failure(decode(text, m)), { error: `Object 'Kind' is missing in '${text}'`, reason: 'kind' }));
 });

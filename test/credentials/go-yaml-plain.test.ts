@@ -1,5 +1,5 @@
 /**
- * The fast path for plain YAML (src/credentials/go-yaml-plain.ts, issue 12) must give exactly what
+ * The fast path for plain YAML (src/credentials/go-yaml-plain.ts, a start-path speed-up) must give exactly what
  * the full path gives, or leave the document to it: for every input, plainYamlToGoJson is undefined
  * or deep-equal to fullYamlToGoJson. Checked on every YAML file of the suite, on examples of each
  * form, and on random documents in and near the subset.

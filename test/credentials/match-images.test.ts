@@ -1,7 +1,7 @@
 import t from 'tap';
 import { matchImage, matchImagePatternProblem } from '../../src/credentials/match-images.js';
 
-// Kubelet's URLsMatch semantics (pkg/credentialprovider/keyring.go; research §5).
+// Kubelet's URLsMatch semantics (pkg/credentialprovider/keyring.go at v1.24.17-v1.37.2).
 t.test('host labels match one glob each, in equal number', async (t) => {
   t.ok(matchImage('*.azurecr.io', 'myacr.azurecr.io/img'));
   t.notOk(matchImage('*.azurecr.io', 'a.b.azurecr.io/img'), 'one glob matches one label');

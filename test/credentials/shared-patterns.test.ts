@@ -1,5 +1,5 @@
 // Many providers sharing the same matchImages pattern or cache duration (a common config, and
-// issue 12's 1,000-provider benchmark): the per-pattern work is done once per distinct value
+// `npm run bench`'s 1,000-provider node): the per-pattern work is done once per distinct value
 // (src/memo.ts), and every provider still gets exactly what it gets alone.
 import t from 'tap';
 import { validateCredentialProviderConfig } from '../../src/credentials/validate.js';

@@ -8,10 +8,10 @@ import { MODELLED_MINORS } from '../../src/kubelet/data/minors.js';
 const MINORS = MODELLED_MINORS;
 
 // Test_validateCredentialProviderConfig (kubernetes/kubernetes pkg/credentialprovider/plugin/
-// config_test.go; research §4.2 V1-V27), run for every kubelet minor each case exists in.
+// config_test.go at v1.33.13 and v1.34.12), run for every kubelet minor each case exists in.
 // Expected strings: the 1.33 test file (Required with detail, %#v values), the newest file
 // (1.34+: JSON values, shorter negative-duration detail; apimachinery v0.34.0 ErrorBody) and
-// research §3.3 for the rest. 1.24-1.25 accept only the v1alpha1 and v1beta1 exec APIs.
+// config.go validateCredentialProviderConfig at each tag for the rest. 1.24-1.25 accept only the v1alpha1 and v1beta1 exec APIs.
 
 const MINUTE = 60_000_000_000n;
 const V1ALPHA1 = 'credentialprovider.kubelet.k8s.io/v1alpha1';

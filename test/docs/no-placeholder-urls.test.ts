@@ -1,4 +1,4 @@
-// No placeholder organisation URLs (issue 11, item 6): node-check has no GitHub organisation or
+// No placeholder organisation URLs: node-check has no GitHub organisation or
 // quay.io repository of that name, so a link there leads nowhere (or to a stranger). Links in what
 // ships point at the installed docs (file:///usr/share/doc/node-check/...) instead.
 // Covered: everything committed that ships or builds it, and the tests.

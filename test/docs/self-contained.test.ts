@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const OUTSIDE = /DESIGN §|shared\/research|research\/[a-z0-9-]+\.md/;
+const OUTSIDE = /DESIGN §|shared\/research|research\/[a-z0-9-]+\.md|\b(?:code )?index (?:file )?ids? \d|\bissues? #?\d/i;
 
 function markdown(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

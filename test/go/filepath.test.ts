@@ -42,7 +42,7 @@ t.test('the FileTable key of a path is path.resolve from "/"', async (t) => {
 });
 
 t.test('filepath.Join', async (t) => {
-  t.equal(goJoin('/a/b/', ''), '/a/b', 'the brief\'s example');
+  t.equal(goJoin('/a/b/', ''), '/a/b', 'a trailing empty element adds nothing');
   t.equal(goJoin('', ''), '');
   t.equal(goJoin('', 'x'), 'x');
   t.equal(goJoin('/usr/libexec/kubelet-image-credential-provider-plugins', 'acr-credential-provider'), '/usr/libexec/kubelet-image-credential-provider-plugins/acr-credential-provider');

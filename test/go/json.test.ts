@@ -58,7 +58,7 @@ t.test('key folding matches encoding/json (ASCII, Kelvin sign, long s)', async (
   t.not(goJsonFoldKey('kïnd'), 'KIND');
 });
 
-t.test('the JSON.parse shortcut and the scanner agree where they could differ (issue 12)', async (t) => {
+t.test('the JSON.parse shortcut and the scanner agree where they could differ', async (t) => {
   const cases: [string, Uint8Array][] = [
     ['invalid UTF-8 inside a string', Buffer.from([0x22, 0xff, 0xfe, 0x22])],
     ['invalid UTF-8 outside a string', Buffer.from([0x5b, 0xff, 0x5d])],

@@ -39,7 +39,7 @@ t.test('isGoPrint: its ASCII shortcut agrees with the Unicode categories for eve
   }
 });
 
-t.test('isGoPrint: the ranges answered without the Unicode pattern agree with it (issue 12)', async (t) => {
+t.test('isGoPrint: the ranges answered without the Unicode pattern agree with it', async (t) => {
   const pattern = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
   const wrong: string[] = [];
   for (const [from, to] of [[0x80, 0x100], [0x2000, 0x2070]] as const) {

@@ -2,7 +2,7 @@
 // runs commands inside it through nsenter. Each node gets a fresh writable layer, its own
 // machine name, machine-id, cgroup and (by default) network namespace, so tests run in parallel.
 //
-// Why not plain `systemd-nspawn --volatile=overlay` (what DESIGN §5 sketches)? Three things
+// Why not plain `systemd-nspawn --volatile=overlay` (the obvious choice)? Three things
 // measured on the CI-like machines (no systemd as PID 1, /run on disk, cgroup v1 hybrid):
 //  - nspawn refuses to clean up /run/systemd/nspawn/propagate/<machine> unless it is on tmpfs
 //    ("Attempted to remove disk file system ..., and we can't allow that") and exits at once;

@@ -1,4 +1,4 @@
-/** The watchdog's child, through libuv's process handle and through child_process alike (issue 12). */
+/** The watchdog's child, through libuv's process handle and through child_process alike. */
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readlinkSync } from 'node:fs';

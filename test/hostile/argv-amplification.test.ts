@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 11: a value repeated in ExecStart cannot make node-check build gigabytes of argv,
+ * A value repeated in ExecStart cannot make node-check build gigabytes of argv,
  * and an argument list execve(2) refuses is a finding: systemd fails the unit at step EXEC (203).
  */
 import t from 'tap';

@@ -1,4 +1,4 @@
-/** Issue 10, item 3: --timeout is a hard budget, and no input makes the work quadratic. */
+/** --timeout is a hard budget, and no input makes the work quadratic. */
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** Issue 10, item 1: 3,000 levels of block nesting in the credential provider config aborted the process (SIGABRT). */
+/** 3,000 levels of block nesting in the credential provider config aborted the process (SIGABRT). */
 import t from 'tap';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
@@ -40,7 +40,7 @@ t.test('deeply nested kubelet config and node-check settings file', async (t) =>
   t.match(usage.stderr, /node-check\.yaml: not valid YAML: nested more deeply/);
 });
 
-// Issue 10, item 2: between node-check's bound and go-yaml's 10,000 levels kubelet decodes the
+// Between node-check's bound and go-yaml's 10,000 levels kubelet decodes the
 // file and node-check cannot: the answer is "cannot tell", never a refusal in node-check's words,
 // and the fallback then does nothing. Past 10,000, go-yaml's own error (kubelet refuses).
 t.test('nesting go-yaml accepts but node-check cannot follow: cannot tell, and no fallback', async (t) => {

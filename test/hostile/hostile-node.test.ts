@@ -1,5 +1,5 @@
 /**
- * The hostile-node suite (issue 10, systematic guards): every file node-check reads, replaced in
+ * The hostile-node suite: every file node-check reads, replaced in
  * turn by garbage, an empty file, a huge file, a FIFO, a directory, a symlink loop or an
  * unreadable file. node-check must answer (exit 1 or 2; 64 for its own settings file) within its
  * budget, without a stack trace or an abort, and name the file when it is why it cannot tell.

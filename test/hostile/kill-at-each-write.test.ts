@@ -1,5 +1,5 @@
 /**
- * Issue 10, systematic guard: a kill (SIGKILL, as a power cut or the OOM killer) at each write step
+ * A kill (SIGKILL, as a power cut or the OOM killer) at each write step
  * of `fallback apply`, `fallback revert`, the textfile write and the launcher's V8 cache. The steps are the kill points the
  * process itself names (NODE_CHECK_TEST_KILL_AT=list, src/host/kill-points.ts), so a new write
  * step is covered without editing this test. After each kill, what systemd and node_exporter see

@@ -1,4 +1,4 @@
-/** Deep nesting is refused before the `yaml` package sees it (issue 10, item 1). */
+/** Deep nesting is refused before the `yaml` package sees it. */
 import t from 'tap';
 import { parse } from 'yaml';
 import { MAX_PARSE_NESTING, nestingProblem, yamlNestingBound } from '../../src/limits/nesting.js';

@@ -1,4 +1,4 @@
-/** Issue 10, items 9, 10 and 12: fallback files keep secrets at 0600; hostile provider names cannot break them. */
+/** Fallback files keep secrets at 0600; hostile provider names cannot break them. */
 import t from 'tap';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 12: with 128 file descriptors, serve flipped to "cannot tell". Idle HTTP
+ * With 128 file descriptors, serve flipped to "cannot tell". Idle HTTP
  * connections took every descriptor, and each re-check then failed to open the unit (EMFILE).
  * A real serve under `prlimit --nofile=128`, 200 connections held open, many re-checks.
  */

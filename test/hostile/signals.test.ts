@@ -1,4 +1,4 @@
-/** Issue 10, item 5: the first SIGTERM/SIGINT ends every command promptly, leaving no lock behind. */
+/** The first SIGTERM/SIGINT ends every command promptly, leaving no lock behind. */
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** Issue 10, item 4: `kubelet --version` is bounded even when kubelet hangs or leaves children holding its pipes. */
+/** `kubelet --version` is bounded even when kubelet hangs or leaves children holding its pipes. */
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

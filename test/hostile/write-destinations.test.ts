@@ -1,5 +1,5 @@
 /**
- * Issue 10, systematic guard: every write path under a read-only, a full or a symlinked
+ * Every write path under a read-only, a full or a symlinked
  * destination. Write paths: the fallback lock and files under ROOT/run (apply, revert), the
  * textfile node-check.prom, the launcher's V8 code cache. Expected: exit 1 as documented (the
  * answer, or "fallback FAILED"), a message naming the file, no stack trace, nothing written

@@ -1,4 +1,4 @@
-/** Issue 10, items 6-8: nothing is written or read outside its place, whatever symlinks the node holds. */
+/** Nothing is written or read outside its place, whatever symlinks the node holds. */
 import t from 'tap';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,4 +1,4 @@
-// The fallback (DESIGN §4.6) end to end on booted systemd 252 nodes set up like the seed node,
+// The fallback (docs/fallback.md) end to end on booted systemd 252 nodes set up like the seed node,
 // with `fallback: true` in /etc/node-check/config.yaml: preflight in kubelet's ExecStartPre writes
 // the /run drop-in and reloads systemd, and kubelet starts in that same start job without the
 // missing provider; nothing the machine-config daemon manages changes; installing the plugin and

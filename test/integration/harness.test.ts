@@ -39,7 +39,7 @@ t.test('a booted node runs real systemd and journald', async (t) => {
   t.equal(stdin.stdout.trim(), '4', 'exec passes input on stdin');
   t.equal((await node.exec(['sh', '-c', 'exit 7'])).exitCode, 7, 'exec reports the exit code');
 
-  // The way node-check will write its entries (DESIGN §4.4): logger --journald, fields on stdin.
+  // The way node-check will write its entries (docs/operations.md "Journal"): logger --journald, fields on stdin.
   const messageId = randomBytes(16).toString('hex');
   const logged = await node.exec(['logger', '--journald'], {
     input: [

@@ -60,7 +60,7 @@ process.stdout.write(where + '\\n');
       format: 'esm',
       target: 'node20',
       logLevel: 'warning',
-      // execa's dependencies use require(); see research/toolchain.md §4.
+      // execa's dependencies call require(), which an ESM bundle lacks: the banner defines it.
       banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
     });
     return result.outputFiles[0]!.text;

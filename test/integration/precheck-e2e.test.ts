@@ -25,7 +25,7 @@ const UNIT_PATH = '/usr/lib/systemd/system/kubelet.service';
 const SIZING = '/etc/node-sizing.env';
 const MARKER = '/run/kubelet-start-pre-ran';
 
-// Shaped like OpenShift's worker unit (research/openshift.md §1.2), with a stand-in kubelet.
+// Shaped like OpenShift's worker unit (MCO templates/worker/01-worker-kubelet/_base/units/kubelet.service.yaml @release-4.16), with a stand-in kubelet.
 const KUBELET_UNIT = `[Unit]
 Description=Kubernetes Kubelet (node-check e2e stand-in)
 

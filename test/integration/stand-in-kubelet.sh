@@ -4,8 +4,8 @@
 #
 # What kubelet 1.28 does (pkg/credentialprovider/plugin/plugin.go RegisterCredentialProviderPlugins,
 # called from pkg/kubelet/kuberuntime/kuberuntime_manager.go NewKubeGenericRuntimeManager, which
-# logs "Failed to register CRI auth plugins" err=... and calls os.Exit(1); see
-# shared/research/kubelet-credential-provider.md §2):
+# logs "Failed to register CRI auth plugins" err=... and calls os.Exit(1); plugin.go at
+# v1.28.15):
 #   1. registration runs when either flag is non-empty;
 #   2. stat(bin dir): "plugin binary directory <dir> did not exist";
 #   3. read the config: "credential provider config path is empty" /

@@ -11,7 +11,7 @@ t.test('versions as kubelet --version and users write them', async (t) => {
   t.equal(parseKubeletVersion('latest'), undefined);
 });
 
-t.test('generation boundaries (research §0)', async (t) => {
+t.test('generation boundaries (src/kubelet/data/credential-provider-traits.ts PROVENANCE)', async (t) => {
   t.equal(requireTraits(29).pluginBinaryCheck, 'stat');
   t.equal(requireTraits(30).pluginBinaryCheck, 'lookpath');
   t.equal(requireTraits(31).strictDecoding, false);

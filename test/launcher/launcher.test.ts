@@ -1,5 +1,5 @@
 /**
- * The launcher users run (dist/node-check.cjs, issue 12): it answers --version alone, compiles
+ * The launcher users run (dist/node-check.cjs): it answers --version alone, compiles
  * the bundle from a per-command V8 code cache it writes after a run, falls back silently from a
  * cache V8 rejects (and rewrites it), and never uses a cache in a directory or file others can
  * write. Runs the built launcher on a copy of dist/ in a temp directory.

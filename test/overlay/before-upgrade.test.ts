@@ -1,5 +1,5 @@
 /**
- * Issue 9, "How this will be checked": a RHEL worker at OpenShift 4.15 and the 4.16 worker
+ * Before an upgrade (README "Before an upgrade"): a RHEL worker at OpenShift 4.15 and the 4.16 worker
  * configuration that adds the credential-provider flags, given three ways, through the shipped
  * bundle: `check --root R --machine-config F --kubelet-version 1.29.x --output json` is false
  * without the plugin, true with it, and the root is byte-for-byte unchanged.

@@ -1,5 +1,5 @@
 /**
- * The issue 9 scenario: a RHEL 8 worker at OpenShift 4.15 (kubelet 1.28, no credential-provider
+ * The upgrade scenario (README "Before an upgrade"): a RHEL 8 worker at OpenShift 4.15 (kubelet 1.28, no credential-provider
  * flags, from test/fixtures/nodes/ocp-4.15-azure-worker-no-credential-flags with the RHEL 8
  * os-release of ocp-4.16-azure-rhel8-worker-acr-missing) and the 4.16 worker configuration that
  * adds --image-credential-provider-* (kubelet.service and acr-credential-provider.yaml of the

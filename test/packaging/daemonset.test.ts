@@ -1,5 +1,5 @@
 // packaging/openshift/node-check-serve.yaml: every document parses, and the DaemonSet is what an
-// OpenShift add-on must be (issue 11, item 4): host paths read-only and only those kubelet's start
+// OpenShift add-on must be: host paths read-only and only those kubelet's start
 // reads, node-check on the pod's loopback behind kube-rbac-proxy with the service CA's
 // certificate, system-node-critical, Linux nodes, every taint tolerated, RBAC for the proxy's
 // reviews and the Node read, a ServiceMonitor that gives each series a `node` label.

@@ -89,7 +89,7 @@ function decodeDataUrl(source: string): string {
   return Buffer.from(match[1]!, 'base64').toString('utf8');
 }
 
-// The kubelet drop-ins the MCO itself ships or writes (research/openshift.md §1.5).
+// The kubelet drop-ins the MCO itself ships or writes (MCO templates/worker/01-worker-kubelet/ and pkg/controller/container-runtime-config/helpers.go).
 const MCO_KUBELET_DROP_INS = [
   '01-kubens.conf', '10-mco-default-env.conf', '10-mco-default-madv.conf', '10-mco-on-prem-wait-resolv.conf', '20-logging.conf',
   '20-node-env.conf', '20-aws-providerid.conf', '20-nodenet.conf', '40-kubelet-crio-image-credential-provider.conf',
@@ -237,7 +237,7 @@ t.test('the pull unit passes systemd-analyze verify', async (t) => {
 });
 
 t.test('no placeholder organisation in the RHCOS route', async (t) => {
-  // node-check-serve.yaml (the DaemonSet) is item 4 of issue 11, outside this route.
+  // node-check-serve.yaml (the DaemonSet, test/packaging/daemonset.test.ts) is outside this route.
   const files = readdirSync(repoPath('packaging/openshift')).filter((f) => f !== 'node-check-serve.yaml').map((f) => `packaging/openshift/${f}`);
   for (const file of [...files, 'scripts/gen-openshift.mjs', 'test/packaging/podman.test.ts']) {
     t.notMatch(repoFile(file), /quay\.io\/node-check|github\.com\/node-check/, `${file}: no made-up registry or organisation`);

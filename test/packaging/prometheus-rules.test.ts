@@ -1,5 +1,4 @@
-// packaging/prometheus/node-check.rules.yaml as OpenShift's alerting conventions ask (issue 11,
-// item 5): one node's prediction is a warning with a long `for:`, alerts name the `node` (never
+// packaging/prometheus/node-check.rules.yaml as OpenShift's alerting conventions ask: one node's prediction is a warning with a long `for:`, alerts name the `node` (never
 // the scrape `instance`), every runbook_url is a runbook in docs/runbooks/, descriptions say
 // "will fail at its next start", only the textfile group reads series user workload monitoring
 // cannot see. The rule generator swaps the runbook base; the Alertmanager inhibit rules pass the

@@ -1,5 +1,5 @@
 /**
- * Property tests (issue 10, systematic guards) for every parser that reads node input: it never
+ * Property tests for every parser that reads node input: it never
  * throws, stays within its bounds, and the same input gives the same answer. Inputs are drawn
  * from each format's own special characters, so that the generated texts reach the parsers' edge
  * cases and not only their "not a token" paths. Seeds of failures found are kept in `examples`.
@@ -101,7 +101,7 @@ property(t, 'Go JSON', fc.oneof(textOf('[]{}:,"\\ tfnrue0123456789.eE+-', 200), 
   return typeof error === 'string';
 }, ['[', '{"a":', '"\\u', '1e999999']);
 
-// goJsonCheckValid accepts what JSON.parse accepts without running Go's scanner (issue 12): the two must agree.
+// goJsonCheckValid accepts what JSON.parse accepts without running Go's scanner: the two must agree.
 property(t, 'Go JSON: the JSON.parse shortcut agrees with encoding/json\'s scanner', fc.oneof(textOf('[]{}:,"\\ tfnrue0123456789.eE+-/bu', 200), fc.json(), fc.json().map((j) => `\ufeff${j}`), fc.json().map((j) => `${j} x`)), (text) => {
   const bytes = Buffer.from(text, 'utf8');
   return goJsonCheckValid(bytes) === scanJsonSyntax(bytes);

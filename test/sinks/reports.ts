@@ -44,7 +44,10 @@ export function missingPlugin(provider: string, binDir = BIN_DIR): Finding {
   };
 }
 
-/** The OpenShift 4.16 RHEL worker: acr-credential-provider is not installed yet (DESIGN §1). */
+/**
+ * The OpenShift 4.16 RHEL worker: acr-credential-provider is not installed yet
+ * (test/fixtures/nodes/ocp-4.16-azure-rhel8-worker-acr-missing).
+ */
 export function acrMissing(): Report {
   return report({
     kubeletWillStart: false,

@@ -1,5 +1,5 @@
 /**
- * Finding kinds of the credential-provider engine that the lead wires into the catalog.
+ * Finding kinds of the credential-provider engine, wired into the catalog (../findings.ts).
  * credential-flags-ignored: RegistrationResult.flagsIgnored (src/credentials/registration.ts).
  */
 import type { FindingKind } from '../findings.js';

@@ -1,5 +1,5 @@
 /**
- * Findings of `check --machine-config` / `check --overlay` (issue 9): about the configuration
+ * Findings of `check --machine-config` / `check --overlay`: about the configuration
  * about to be applied, not about kubelet's rules. Each one that can change the answer makes it
  * "cannot tell" (exit 2): node-check never guesses what an unreadable config would write.
  */

@@ -1,4 +1,4 @@
-/** `node-check check` (the default): inspect and report; exit 0 / 1 / 2 (DESIGN §4.2). */
+/** `node-check check` (the default): inspect and report; exit 0 / 1 / 2 (docs/operations.md "Exit codes"). */
 import type { Settings } from '../../settings.js';
 import type { CliIo } from '../io.js';
 import { runNodeCheck } from '../../run-node-check.js';
@@ -17,7 +17,7 @@ export type { OverlayArg } from '../../overlay/read-inputs.js';
 export async function runCheck(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
   const overlayArgs = (args['overlays'] as readonly OverlayArg[] | undefined) ?? [];
   const openshiftVersion = args['openshiftVersion'] as UpgradeSection['openshiftVersion'] | undefined;
-  // The overlay readers (and zlib, for Ignition) load only when asked for (issue 12).
+  // The overlay readers (and zlib, for Ignition) load only when asked for (start-path cost).
   const checked = overlayArgs.length === 0
     ? await runNodeCheck(settings, { applyFallback: false, timeoutMs: () => settings.timeoutSeconds * 1000 })
     : await checkNode({

@@ -1,5 +1,5 @@
 /**
- * `node-check fallback status|apply|revert` (DESIGN §4.1, §4.6).
+ * `node-check fallback status|apply|revert` (docs/fallback.md).
  *
  * Exit codes: 0 done (or nothing to do), 1 refused because kubelet would still fail (or the
  * fallback could not be written), 2 undecidable (or another node-check holds the lock), 64 usage.
@@ -154,7 +154,7 @@ const HEADLINE: Record<FallbackPlan['action'], string> = {
 
 function outcomeText(plan: FallbackPlan, outcome: NodeFallbackOutcome, settings: Settings): string {
   const { result, reading } = outcome;
-  // Writes that failed are not "applied" (issue 10, item 12): say what did not happen.
+  // Writes that failed are not "applied" (test/hostile/write-destinations.test.ts): say what did not happen.
   const headline = result.ok ? HEADLINE[plan.action] : `fallback ${plan.action} FAILED, not completed`;
   const lines = [`node-check: ${headline} (${plan.unit}).`, plan.reason];
   if (plan.removedProviders.length > 0 && plan.action !== 'none' && plan.action !== 'refuse') {

@@ -68,7 +68,7 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
     () => {
       io.stderr(`<4>node-check: preflight ran out of its ${settings.timeoutSeconds} s budget${known.report ? ' while reporting' : ' before it could decide'}.\n`);
       if (!known.report && settings.metrics) writeUndecidedMetrics(settings.textfileDir, io);
-      // The journal was being written: its findings are not lost, they go to stderr (issue 10).
+      // The journal was being written: its findings are not lost, they go to stderr.
       for (const entry of known.pendingJournal ?? []) io.stderr(formatForStderr(entry));
       return known.report ? exitCodeFor(known.report) : ExitCode.unknown;
     },

@@ -28,7 +28,7 @@ import { forStderr } from '../stderr-priority.js';
 
 /**
  * A full garbage collection after a check once the heap has grown by 2 MB since the last one
- * (issue 12: serve's RSS). Checks leave their garbage in the old generation, which V8 let grow to
+ * (serve's RSS). Checks leave their garbage in the old generation, which V8 let grow to
  * ~35 MB before collecting it; serve is idle between checks, so a collection then costs nothing
  * anyone waits for. `gc` comes from a fresh context made while --expose-gc is on; the flag is
  * turned off again, as V8 keys its code cache to flags.
@@ -56,10 +56,10 @@ const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/lo
 export async function runServe(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
   io.claimShutdown?.();
   const state: { report?: Report; metrics?: string; checkedAt?: number; answer?: Answer; pendingKey?: string } = {};
-  // --machine-config FILE|DIR: configurations waiting to be applied (issue 9), re-evaluated on every check.
+  // --machine-config FILE|DIR: configurations waiting to be applied, re-evaluated on every check.
   const pendingArgs = args['machine-config'] === undefined ? [] : ([] as unknown[]).concat(args['machine-config']).map(String);
   let pendingWatcher: Watcher | undefined;
-  // --in-cluster: the node's pool's target rendered config, from the API (issue 9, item 6).
+  // --in-cluster: the node's pool's target rendered config, from the API.
   const inCluster = args['in-cluster'] === true;
   const nodeName = (args['node-name'] as string | undefined) ?? io.env['NODE_NAME'];
   if (inCluster && !nodeName) {
@@ -67,14 +67,14 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     return 64;
   }
   const cluster = inCluster || nodeName ? inClusterClient(io.env, settings.timeoutSeconds * 1000) : undefined;
-  // In a pod the host's kubelet cannot be asked its version; the Node object has it (issue 11, item 4).
+  // In a pod the host's kubelet cannot be asked its version; the Node object has it.
   const versionClient = nodeName && settings.kubeletVersion === undefined && cluster && !('problem' in cluster) ? cluster : undefined;
   let versionProblem: string | undefined;
   if (nodeName && settings.kubeletVersion === undefined && cluster && 'problem' in cluster) io.stderr(`<4>node-check: kubelet version from node ${nodeName}: ${cluster.problem}\n`);
   let watcher: Watcher | undefined;
   let running: Promise<void> | undefined;
   let again = false;
-  // `npm run bench`'s soak (issue 12): re-check every N ms instead of --interval, and say after
+  // `npm run bench`'s soak: re-check every N ms instead of --interval, and say after
   // each check how many have run, so that RSS can be sampled after 100 and after 10,000.
   const soakIntervalMs = Number(io.env['NODE_CHECK_SOAK_INTERVAL_MS'] ?? '') || undefined;
   let checksDone = 0;
@@ -82,7 +82,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
 
   const check = async (): Promise<void> => {
     const started = Date.now();
-    // The budget of one check (issue 10): synchronous work past it kills serve; systemd restarts it.
+    // The budget of one check (test/hostile/budget.test.ts): synchronous work past it kills serve; systemd restarts it.
     const watchdog = armWatchdog(settings.timeoutSeconds * 1000 + WATCHDOG_GRACE_MS, forStderr(`<3>node-check: a check overran its ${settings.timeoutSeconds} s budget in synchronous work; serve killed.\n`, io.stderrIsJournal === true));
     let report: Report;
     try {

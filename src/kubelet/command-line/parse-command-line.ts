@@ -170,7 +170,8 @@ export function parseKubeletCommandLine(args: readonly string[], minor: number, 
 /**
  * The prefix kubelet puts before a parse error (cmd/kubelet/app/server.go `failed to parse kubelet
  * flag: %w`, 1.24+). A stray word has no prefix (`unknown command <word>`). How the whole line is
- * logged differs by minor (research §0 finding 2); that belongs to the caller.
+ * logged differs by minor (cmd/kubelet/kubelet.go: cobra's Execute at v1.24.17, component-base
+ * cli.Run's `"command failed" err=` from v1.25.16); that belongs to the caller.
  */
 export function withKubeletParsePrefix(result: CommandLineParse & { ok: false }): string {
   return result.kind === 'stray-word' ? result.error : `failed to parse kubelet flag: ${result.error}`;

@@ -3,10 +3,9 @@
  * gates from flags are applied; kubelet wraps its error as `failed to validate kubelet flags: %w`
  * (cmd/kubelet/app/server.go, 1.24+). Pure.
  *
- * Rule read in kubernetes/kubernetes options.go (index id 3102907, a 1.28..1.30 kubelet) and
- * openshift/kubernetes options.go (commit 28509412535a, a 1.31..1.33 kubelet); the same rule since 1.16
- * (kubernetes #85073). The unknown-label text is confirmed by real logs (index ids 19030536402,
- * 5718548008). Allowed labels: k8s.io/kubelet pkg/apis/well_known_labels.go, unchanged in tags
+ * Rule read in cmd/kubelet/app/options/options.go ValidateKubeletFlags at v1.24.17-v1.37.2 (the
+ * unknown-label text identical in every tag) and openshift/kubernetes options.go (commit
+ * 28509412535a, a 1.31..1.33 kubelet). Allowed labels: k8s.io/kubelet pkg/apis/well_known_labels.go, unchanged in tags
  * v0.24.0..v0.37.0-beta.0.
  *
  * OpenShift carry, read per release from MicroShift's vendored fork

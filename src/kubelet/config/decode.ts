@@ -136,8 +136,8 @@ export function parseConfigData(minor: number, data: Uint8Array): ParsedConfigDa
  * `failed to cast object to KubeletConfiguration, unexpected type: <gvk>` (gvk printed by
  * GroupVersionKind.String()). Any other kind gives runtime's `no kind "X" is registered for
  * version "g/v" in scheme "pkg/kubelet/apis/config/scheme/scheme.go:<line>"`: the line of
- * runtime.NewScheme() in scheme.go (32 in the copy with only internal + v1beta1, index id
- * 442778376) is not pinned per minor, so that text is inexact.
+ * runtime.NewScheme() in scheme.go (32 at v1.24.17-v1.25.16, 33 at v1.26.15-v1.37.2) is not
+ * modelled per minor, so that text is inexact.
  */
 function wrongKindError(minor: number, group: string, version: string, kind: string): { error: string; inexact: boolean } {
   const gv = group === '' ? version : `${group}/${version}`;

@@ -3,27 +3,30 @@
  *
  * 1.24-1.27: no --config-dir flag (flag parsing fails first: not decided here).
  * 1.28-1.29: kubelet refuses --config-dir unless the environment variable
- *   KUBELET_CONFIG_DROPIN_DIR_ALPHA is set (any value; kubernetes.io docs, KEP-3983). The exact
- *   error text was not found in any stored source: ENV_MISSING_TEXT is marked inexact.
+ *   KUBELET_CONFIG_DROPIN_DIR_ALPHA is set (any value; os.LookupEnv in cmd/kubelet/app/server.go at
+ *   v1.28.15 and v1.29.15). server.go there reads `flag %s specified but environment variable
+ *   KUBELET_CONFIG_DROPIN_DIR_ALPHA not set, cannot start kubelet`; ENV_MISSING_TEXT is not yet
+ *   that text and stays marked inexact (docs/unverified.md).
  * Every version walks the directory with filepath.WalkDir: each non-directory whose
  * filepath.Ext is ".conf", recursively, in lexical order (the caller gives the ordered list); a
  * load error is `failed to load kubelet dropin file, path: F, error: <err>`, and errors from the
  * walk are wrapped `failed to walk through kubelet dropin directory %q: %w` (server.go then adds
  * `failed to merge kubelet configs: `).
  * Two merge generations were read:
- *  - "internal" (1.29-dev server.go, code index ids 6588515735 and 46468843): the base is
+ *  - "internal" (mergeKubeletConfigurations in cmd/kubelet/app/server.go at v1.29.15-v1.31.14): the base is
  *    json.Marshal of the internal config (no json tags: Go field names), the drop-in is decoded
  *    into unstructured (only `kind` required), jsonpatch.MergePatch, then json.Unmarshal into the
  *    internal type (case-insensitive). Net effect: drop-in values override field by field,
  *    objects merge, arrays replace, null changes nothing; a type error names the Go field
  *    (`KubeletConfiguration.MaxPods`). [I: derived from the code]
- *  - "versioned" (openshift/kubernetes@02a40c20, a >=1.33 tree, and kubernetes@001332b0,
- *    1.37-dev): the base is converted to v1beta1 (JSON names), the drop-in must be
+ *  - "versioned" (server.go at v1.32.13-v1.37.2): the base is converted to v1beta1 (JSON names), the drop-in must be
  *    kubelet.config.k8s.io/v1beta1 KubeletConfiguration (`…, no apiVersion/kind`,
  *    `…, unknown apiVersion/kind: <gvk>`), a null removes the field (defaults then re-apply),
  *    json.Unmarshal into v1beta1 (type errors name `KubeletConfiguration.maxPods`), defaults.
- * Between 1.30 and 1.32 the generation is not pinned: inputs on which the two differ are
- * undecidable there. 1.28's first implementation was not read: undecidable when drop-ins exist.
+ * The tags settle the generation per minor (internal to v1.31.14, versioned from v1.32.13), but
+ * the model still treats 1.30-1.32 as not pinned: inputs on which the two differ are undecidable
+ * there. 1.28.15's implementation (a mergeKubeletConfig per file) is not modelled: undecidable
+ * when drop-ins exist (docs/unverified.md).
  */
 import { goErrnoText } from '../../host/root-fs.js';
 import { goQuote } from '../../go/quote.js';

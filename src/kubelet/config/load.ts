@@ -10,11 +10,12 @@
  *   resolveRelativePaths(KubeletConfigurationPathRefs(kc), filepath.Dir(file))
  * and the caller wraps the result (kubeletConfigFileError below).
  *
- * Evidence: configfiles.go and server.go in the code index (index ids 19407212, 6588515735,
- * 46468843); the whole chain verbatim in a 2019 log (clearlinux/cloud-native-setup #127):
+ * Evidence: pkg/kubelet/kubeletconfig/configfiles/configfiles.go and cmd/kubelet/app/server.go at
+ * v1.24.17-v1.37.2 (the texts above in every tag); the whole chain verbatim in a 2019 log:
  * `failed to load Kubelet config file /var/lib/kubelet/config.yaml, error failed to read kubelet
  * config file "/var/lib/kubelet/config.yaml", error: open /var/lib/kubelet/config.yaml: no such
- * file or directory`. The outer wrapper changed in 1.28 (kubernetes PR #119390).
+ * file or directory`. The outer wrapper changed in 1.28: `failed to load kubelet config file, error:
+ * %w, path: %s` at v1.27.16, `failed to load kubelet config file, path: %s, error: %w` at v1.28.15.
  */
 import { goClean, goJoin } from '../../go/filepath.js';
 import { isModelledMinor, MODELLED_RANGE } from '../data/minors.js';
@@ -96,11 +97,10 @@ function dirOf(path: string): string {
 }
 
 /**
- * KubeletConfigurationPathRefs (pkg/kubelet/apis/config/helpers.go; copies in the code index, ids
- * 67328437869, 7773280672, 456280723): staticPodPath, authentication.x509.clientCAFile,
+ * KubeletConfigurationPathRefs (pkg/kubelet/apis/config/helpers.go at v1.24.17-v1.37.2): staticPodPath, authentication.x509.clientCAFile,
  * tlsCertFile, tlsPrivateKeyFile, resolvConf, then volumePluginDir, then podLogsDir (a field from
  * 1.30). Relative non-empty paths are joined onto the config file's directory (filepath.Join).
- * [I: volumePluginDir's first minor in the list is not pinned; taken as all of 1.24+]
+ * volumePluginDir is in the list at every tag from v1.24.17, podLogsDir from v1.30.14.
  */
 export function resolveRelativePaths(minor: number, config: KubeletConfigObject, root: string): KubeletConfigObject {
   const out: KubeletConfigObject = { ...config };

@@ -5,12 +5,14 @@
  * Copies read (per-minor identification by content):
  *  - ~1.24/1.25: pohly/kubernetes@8009c738 (no featureGate parameter, kc.Logging.ValidateAsField,
  *    TopologyManager gate checks, no maxParallelImagePulls/containerRuntimeEndpoint rules);
- *  - 1.30: code index id 4640499 (podLogsDir, containerLogMaxWorkers, NoSwap; read in full) and
- *    the 1.30-dev validation_test.go (index id 9350235) with kubelet's expected messages;
+ *  - 1.30: validation.go at v1.30.14 (podLogsDir, containerLogMaxWorkers, NoSwap; read in full) and
+ *    validation_test.go at v1.30.14 with kubelet's expected messages;
  *  - OpenShift's fork at ~1.30/1.31: openshift/kubernetes@4efe65b5 (carry: -compressible values);
  *  - 1.37-dev: kubernetes/kubernetes@001332b0 (crashLoopBackOff, imagePull policy, duplicated
  *    enforcements, per-value cgroupsPerQOS, containerLogMaxFiles);
- *  - validation_linux.go (1.31-1.34 failCgroupV1 text, index id 118416587) and third-party logs.
+ *  - validation_linux.go (failCgroupV1 texts at v1.31.14-v1.37.2).
+ * Every tag of scripts/generate/kubernetes-source.lock.json is in the Go module cache; the rules
+ * still marked inexact per minor are listed in docs/unverified.md.
  * A text identical in the copies on both sides of a minor is taken as that minor's text [I];
  * otherwise the error is marked inexact (the verdict stays certain). Where a rule's *verdict*
  * changed at a minor not pinned, the result is undecidable. Rules not implemented never make a
@@ -130,7 +132,7 @@ export function validateKubeletConfiguration(
   let inexact = false;
   /**
    * Adds one error. `exact` says whether the text is pinned for this minor: texts identical in the
-   * ~1.25 (pohly/kubernetes@8009c738), 1.30 (index id 4640499) and 1.37-dev
+   * ~1.25 (pohly/kubernetes@8009c738), 1.30 (v1.30.14) and 1.37-dev
    * (kubernetes/kubernetes@001332b0) copies are taken as exact for every minor between. [I]
    */
   const err = (text: string, exact = true) => {
@@ -148,7 +150,7 @@ export function validateKubeletConfiguration(
     return typeof ns === 'bigint' ? ns : 0n;
   };
   const d = (ns: bigint) => formatGoDuration(ns);
-  // %v of a metav1.Duration prints the struct: {200ms} (validation_test.go, index id 9350235).
+  // %v of a metav1.Duration prints the struct: {200ms} (validation_test.go at v1.24.17-v1.31.14).
   const md = (ns: bigint) => `{${formatGoDuration(ns)}}`;
   const SECOND = 1_000_000_000n;
   const present = (f: string) => kc[f] !== undefined && kc[f] !== null;
@@ -250,7 +252,7 @@ export function validateKubeletConfiguration(
     if (minor >= 30) {
       if (!['', 'NoSwap', 'LimitedSwap'].includes(behavior)) err(`memorySwap.swapBehavior ${goQuote(behavior)} must be one of: "", "LimitedSwap" or "NoSwap"`);
     } else if (!['', 'LimitedSwap', 'UnlimitedSwap'].includes(behavior)) {
-      // Wording from the 1.29-era validation_test.go (index id 9350235).
+      // Wording of validation.go at v1.24.17-v1.29.15 (validation_test.go at v1.29.15 expects it).
       err(`memorySwap.swapBehavior ${goQuote(behavior)} must be one of: "", "LimitedSwap", or "UnlimitedSwap"`);
     }
   }
@@ -258,8 +260,9 @@ export function validateKubeletConfiguration(
     err('memorySwap.swapBehavior cannot be set when NodeSwap feature flag is disabled');
   }
 
-  // Newer gated fields that a newer kubeadm writes into config.yaml. Texts from a third-party
-  // kubelet 1.34 crash-loop log (code index id 55075656156), in this order; placed as in the 1.37-dev
+  // Newer gated fields that a newer kubeadm writes into config.yaml. Texts as in validation.go at
+  // v1.34.12 (the crashLoopBackOff text is there from v1.32.13, the imagePull one from v1.33.13;
+  // marked exact only from 1.34, docs/unverified.md), in this order; placed as in the 1.37-dev
   // validation.go (after memorySwap, and after hairpinMode). Other rules on these fields (allowed values, ranges) are not
   // implemented: with the gate on the field is reported in notValidated.
   if (minor >= 32 && isObject(kc.crashLoopBackOff) && kc.crashLoopBackOff.maxContainerRestartPeriod != null) {
@@ -279,7 +282,7 @@ export function validateKubeletConfiguration(
   }
 
   // enforceNodeAllocatable. Three generations were read:
-  //  - upstream 1.30 (index id 4640499): pods/system-reserved/kube-reserved/none only;
+  //  - upstream 1.30 (v1.30.14): pods/system-reserved/kube-reserved/none only;
   //  - OpenShift's fork at ~1.30/1.31 (openshift/kubernetes@4efe65b5, carry patch): the two
   //    -compressible values, "both … cannot be specified together", "%q or %q contained in";
   //  - upstream 1.37-dev (kubernetes/kubernetes@001332b0): the same plus duplicated enforcements,
@@ -374,8 +377,8 @@ export function validateKubeletConfiguration(
     if (!parsed.ok) err(`unable to parse reservedSystemCPUs (--reserved-cpus) ${str('reservedSystemCPUs')}, error: ${parsed.error}`);
   }
 
-  // validation_linux.go: failCgroupV1 (1.31+). 1.31-1.34 wording per research §3.3; 1.35+ seen in a
-  // third-party log. No "invalid configuration:" prefix.
+  // validation_linux.go: failCgroupV1 (1.31+). "... is in maintenance mode" at v1.31.14-v1.34.12,
+  // "... is unsupported and will be removed in a future release" at v1.35.8-v1.37.2. No "invalid configuration:" prefix.
   if (minor >= 31 && kc.failCgroupV1 === true && host.cgroupV2 !== 'not-checked') {
     if (host.cgroupV2 === undefined) return { undecidable: 'failCgroupV1 is true and the host cgroup version is not known' };
     if (!host.cgroupV2) {

@@ -9,14 +9,14 @@
  * - configMayBeDirectory: PR #131658, CHANGELOG-1.34 v1.34.0-alpha.1 [V changelog].
  * - duplicateProviderNames / tokenAttributes / requiredErrorsHaveDetail /
  *   supportedValuesSorted: kubernetes/kubernetes pkg/credentialprovider/plugin/config.go and
- *   pkg/features/kube_features.go versions in the code index (research §0, audit "Confirmed").
+ *   pkg/features/kube_features.go at the tags of scripts/generate/kubernetes-source.lock.json
+ *   (e.g. the tokenAttributes rules from v1.33.13, duplicate names found across files from v1.34.12).
  * - fieldValueStyle 'json' and the short negative-duration detail from 1.34: apimachinery tag
  *   v0.34.0 pkg/util/validation/field/errors.go ErrorBody json.Marshal's non-simple values
  *   ("Nicer value rendering in API errors", kubernetes PR #132314, in v0.33.0..v0.34.0) [V tag];
  *   kubelet's config.go passes `provider.DefaultCacheDuration` (a *metav1.Duration, so "-1m0s")
  *   with "must be greater than or equal to 0" in the version that also has the config hash
- *   (index id 436468124); the hash (PR #133016) is a 1.34 change (CHANGELOG-1.34 as summarised
- *   in index id 43471106114) and config.go was not changed after it (audit) [V/I].
+ *   (config.go at v1.34.12-v1.37.2; no hash at v1.33.13); the hash is PR #133016 [V tag].
  * - qualifiedNameWording: apimachinery v0.35.0 `IsQualifiedName = content.IsLabelKey` ("a valid
  *   label key", MaxLenError "bytes"); v0.34.0 still "a qualified name", "characters" [V tag].
  * - sigsYamlVersion: kubernetes/kubelet go.mod at v0.25.0 .. v0.36.0 (v0.24.0 lists none; its
@@ -26,27 +26,25 @@
  * - configApiVersions / execApiVersions: kubernetes/kubelet tags: config/v1 and
  *   pkg/apis/credentialprovider/v1 first exist at v0.26.0; v0.25.0 has v1alpha1 and v1beta1 only
  *   (install.go registers v1alpha1, v1beta1) [V tag]. A 1.25 kubelet log with exactly that error:
- *   kubernetes-sigs/cluster-api-provider-azure issue #4110 (2023-11-15) [V].
+ *   kubernetes-sigs/cluster-api-provider-azure#4110 (2023-11-15) [V].
  * - imagePullRecordVersions: kubernetes/kubelet config/v1alpha1/register.go has ImagePullIntent and
  *   ImagePulledRecord from v0.33.0, config/v1beta1/register.go from v0.35.0 [V tag].
  * - schemeLine: runtime.NewScheme() names the scheme after its call site; "plugin.go:56" in the
  *   1.25 log above [V for one 1.25 patch release]; other minors unknown.
  * - credentialProvidersGate (KubeletCredentialProviders): beta, on by default in 1.24-1.25
- *   (kube_features.go, index ids 898132693, 374568779); GA and locked 1.26-1.27 ("remove in 1.28",
- *   id 158571778); removed in 1.28 (PR #116901). With the gate off, kuberuntime_manager.go logs
- *   "Flags … were set but the feature gate was disabled, these flags will be ignored" and
- *   registers nothing (index ids 5825233584, 31580673) [V].
+ *   (pkg/features/kube_features.go at v1.24.17, v1.25.16); GA and locked 1.26-1.27 ("remove in 1.28",
+ *   at v1.26.15, v1.27.16); gone at v1.28.15 (PR #116901). With the gate off,
+ *   pkg/kubelet/kuberuntime/kuberuntime_manager.go (v1.24.17, v1.25.16) logs "Flags … were set but
+ *   the feature gate was disabled, these flags will be ignored" and registers nothing [V tag].
  * - inTreeProviderNames: names registered by init() in kubelet's global registry before any plugin,
  *   unconditionally (DisableKubeletCloudCredentialProviders only switches Enabled()/Provide() off;
  *   it does not stop registration): ".dockercfg" (pkg/credentialprovider/provider.go);
- *   "amazon-ecr" (pkg/credentialprovider/aws, index ids 1912943976, 629256870) until 1.26 (removed
- *   by PR #116329, CHANGELOG-1.27, index id 14820663563); "azure" (azure_credentials.go, index id
- *   775137032) until 1.29 (removed by PR #122857, CHANGELOG-1.30, index ids 14731457252,
- *   35364562752); "google-dockercfg", "google-dockercfg-url", "google-container-registry"
- *   (gcp/metadata.go, index id 620508924) until 1.30 (removed by PR #124519, CHANGELOG-1.31
- *   "Removing the last remaining in-tree gcp cloud provider and credential provider", index id
- *   30191905148). Linked through cmd/kubelet/app/plugins_providers.go (`!providerless` builds,
- *   which official builds are; index id 10999065463) [V code, V changelog]. From 1.33 plugins
+ *   "amazon-ecr" (pkg/credentialprovider/aws/aws_credentials.go, present at v1.24.17-v1.26.15,
+ *   removed by PR #116329); "azure" (pkg/credentialprovider/azure/azure_credentials.go,
+ *   v1.24.17-v1.29.15, removed by PR #122857); "google-dockercfg", "google-dockercfg-url",
+ *   "google-container-registry" (pkg/credentialprovider/gcp/metadata.go, v1.24.17-v1.30.14,
+ *   removed by PR #124519). Linked through cmd/kubelet/app/plugins_providers.go (`!providerless`
+ *   builds, which official builds are; the file exists at v1.24.17-v1.30.14) [V tag]. From 1.33 plugins
  *   have their own registry (pkg/credentialprovider/plugin/plugins.go), so nothing clashes.
  */
 import type { KubeletTraits } from '../version.js';

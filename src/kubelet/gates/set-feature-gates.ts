@@ -28,7 +28,7 @@ export type SetFeatureGatesResult =
   | { ok: false; error: string; inexact?: boolean; allErrors: string[] }
   | { undecidable: string };
 
-/** The prefix kubelet (1.24+) puts before a SetFromMap error (cmd/kubelet/app/server.go; research §1 step 2/6). */
+/** The prefix kubelet (1.24+) puts before a SetFromMap error (cmd/kubelet/app/server.go at v1.24.17-v1.37.2). */
 export const KUBELET_GATE_ERROR_PREFIX = 'failed to set feature gates from initial flags-based config: ';
 
 const goBool = (v: boolean) => (v ? 'true' : 'false');

@@ -12,8 +12,9 @@
  *     (kubernetes/cloud-provider plugins.go, tags v0.24.0-v0.31.0, identical InitCloudProvider.)
  *  2. NewMainKubelet (`failed to run Kubelet: failed to create kubelet: …`): 1.24-1.30 with the
  *     DisableCloudProviders gate on and cloudprovider.IsDeprecatedInternal(name); newest: any name
- *     but "" and "external", no gate (pkg/kubelet/kubelet.go copies, index ids 18044123356,
- *     12114237, 54300650048). Text: `cloud provider %q was specified, but built-in cloud providers
+ *     but "" and "external", no gate (pkg/kubelet/kubelet.go NewMainKubelet at v1.24.17-v1.31.14
+ *     with the gate, v1.32.13+ without; the text is inline to v1.33.13, cloudprovider.ErrorForDisabledProvider
+ *     from v1.34.12). Text: `cloud provider %q was specified, but built-in cloud providers
  *     are disabled. Please set --cloud-provider=external and migrate to an external cloud provider`.
  *
  * In-tree providers per minor = the deprecatedCloudProviders list of kubernetes/cloud-provider at
@@ -23,10 +24,10 @@
  * registers is an inference (it matches the removals: OpenStack 1.26, AWS 1.27 per rancher/rke2 #4183).
  *
  * 1.31: in-tree providers were removed from kubernetes and DisableCloudProviders is GA and locked
- * to true; whether run() still called InitCloudProvider (-> `unknown cloud provider`) before
- * NewMainKubelet was not read, so 1.31 answers are marked inexact. 1.32+: run() has no cloud step —
- * read in the 1.36 server.go (index id 55649096378); for 1.32-1.35 inferred from cloud-provider
- * v0.32 dropping DeprecationWarningForProvider, which the 1.30 run() called.
+ * to true. cmd/kubelet/app/server.go run() at v1.31.14 still calls DeprecationWarningForProvider and
+ * InitCloudProvider (-> `unknown cloud provider`) before NewMainKubelet; the 1.31 answers are still
+ * marked inexact (docs/unverified.md). 1.32+: run() has no cloud step (server.go at v1.32.13-v1.37.2
+ * has no InitCloudProvider call).
  */
 import { goQuote } from '../../go/quote.js';
 import { isModelledMinor } from '../data/minors.js';

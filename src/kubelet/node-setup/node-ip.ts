@@ -1,7 +1,7 @@
 /**
  * --node-ip (kubelet flag only) as RunKubelet checks it, before NewMainKubelet.
- * Source: cmd/kubelet/app/server.go RunKubelet (index ids 2530288310 / 38813120616 for the inline
- * 1.24-1.26 checks, 46468843 for 1.30) and k8s.io/component-helpers node/util/ips.go
+ * Source: cmd/kubelet/app/server.go RunKubelet (inline checks at v1.24.17-v1.26.15,
+ * nodeutil.ParseNodeIPArgument from v1.27.16) and k8s.io/component-helpers node/util/ips.go
  * (tags v0.27.0-v0.29.0 take the CloudDualStackNodeIPs gate, v0.30.0+ do not; identical v0.31-v0.36).
  *
  * Unparsable entries are ignored with an Info log in every minor (not fatal): only the count and

@@ -1,9 +1,9 @@
 /**
  * --kube-reserved / --system-reserved (KubeletConfiguration kubeReserved / systemReserved) as
  * run() parses them, after cAdvisor's machine info and --reserved-cpus, before the container manager.
- * Source: cmd/kubelet/app/server.go run() and parseResourceList (index id 46468843, 1.30; the same
- * wrappings "--kube-reserved value failed to parse: %w" / "--system-reserved value failed to parse: %w"
- * in every stored copy, including the newest refactor, index ids 69503163244, 11567976853).
+ * Source: cmd/kubelet/app/server.go run() and parseResourceList at v1.24.17-v1.37.2: the wrappings
+ * "--kube-reserved value failed to parse: %w" / "--system-reserved value failed to parse: %w" from
+ * v1.27.16 on, the error returned unwrapped at v1.24.17-v1.26.15.
  *
  * Go ranges over the map, so when several entries are bad the one reported depends on map order:
  * the verdict is certain, the text is then marked inexact.

@@ -1,4 +1,4 @@
-/** Result shapes shared by the node-setup checks (brief: COMMON.md "When a step fails"). */
+/** Result shapes shared by the node-setup checks (the shape is defined in ../../systemd-preconditions/outcome.ts). */
 
 import type { PreconditionFailure, PreconditionUndecidable } from '../../systemd-preconditions/outcome.js';
 
@@ -15,5 +15,5 @@ export function isUndecidable(r: NodeSetupResult): r is Undecidable {
 /** Gate lookup supplied by the caller (effective gates for this minor and flavour). */
 export type GateEnabled = (name: string) => boolean;
 
-/** Shared decision (COMMON.md): OpenShift's kubelet is openshift/kubernetes with carry patches. */
+/** OpenShift's kubelet is openshift/kubernetes with carry patches. */
 export type { KubeletFlavor } from '../flavor.js';

@@ -1,6 +1,6 @@
 /**
  * Kubelet's credential provider registration (NewMainKubelet → kuberuntime manager,
- * pkg/credentialprovider/plugin, every modelled minor; research kubelet-credential-provider.md).
+ * pkg/credentialprovider/plugin at the tag of every modelled minor).
  * Registration itself is replayed in src/credentials/registration.ts; this step turns its first
  * failure into the start failure, logged as `"Failed to register CRI auth plugins" err="…"`.
  */

@@ -5,8 +5,8 @@ import { applyKubeletConfigDefaults, validateKubeletConfiguration } from '../../
 import { aggregateError as aggregate } from '../../../src/kubernetes/aggregate.js';
 import { MODELLED_MINORS } from '../../../src/kubelet/data/minors.js';
 
-// pkg/kubelet/apis/config/validation/validation.go (1.30) and validation_test.go (1.30-dev,
-// code index id 9350235): the expected messages below are kubelet's.
+// pkg/kubelet/apis/config/validation/validation.go and validation_test.go at v1.30.14: the
+// expected messages below are kubelet's.
 
 const TM = { apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration' };
 /** Gates on by default in 1.30 that these rules consult. */
