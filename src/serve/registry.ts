@@ -1,5 +1,5 @@
 /**
- * serve's /metrics through prom-client (DESIGN §4.5 names it; issue 22, item 11): the families of
+ * serve's /metrics through prom-client (issue 22, item 11): the families of
  * the last check as prom-client Gauges (the names, HELP and labels the textfile has, from
  * src/sinks/metrics.ts and src/overlay/pending.ts), then prom-client's default metrics
  * (collectDefaultMetrics: process_*, nodejs_*), as node_exporter exposes process_* and go_*. Each

@@ -1,7 +1,7 @@
 /**
  * The textfile writer: Prometheus text exposition format 0.0.4 for node-check's gauges, byte for
  * byte what prom-client's Registry.metrics() renders for the same gauges registered in that order
- * (test/sinks/exposition-prom-client.test.ts compares them). The textfile is written on kubelet's
+ * (test/sinks/textfile-prom-client.test.ts compares them). The textfile is written on kubelet's
  * start path, where loading prom-client would cost its evaluation (and node:https, node:zlib, which
  * its index requires); serve renders these families through prom-client (src/serve/registry.ts).
  * Escaping as prom-client 15's lib/registry.js does it, which is what the format defines: `\\` and
