@@ -10,7 +10,7 @@ import { posix } from 'node:path';
 import { checkNode, type OverlayInput } from '../check-node.js';
 import type { FallbackStatus } from '../model/report.js';
 import { escapeUnprintable } from '../render/printable.js';
-import { renderGauges } from '../sinks/exposition.js';
+import type { GaugeFamily } from '../sinks/exposition.js';
 import { readOverlayInputs } from './read-inputs.js';
 import { nodeTarget, pendingInputs, type ClusterClient } from './cluster.js';
 
@@ -90,9 +90,9 @@ export async function checkPendingInputs(options: PendingCheckOptions, inputs: r
   return results;
 }
 
-/** The exposition of the pending configs' answers (gauges, no timestamps, bounded labels). */
-export async function renderPendingMetrics(results: readonly PendingResult[]): Promise<string> {
-  if (results.length === 0) return '';
+/** The families of the pending configs' answers (gauges, bounded labels), for serve's /metrics. */
+export function pendingFamilies(results: readonly PendingResult[]): GaugeFamily[] {
+  if (results.length === 0) return [];
   const seen = new Map<string, boolean | null>();
   for (const r of results) {
     const config = [...escapeUnprintable(r.config)].slice(0, 253).join('');
@@ -103,7 +103,7 @@ export async function renderPendingMetrics(results: readonly PendingResult[]): P
   }
   const answers = [...seen];
   const definite = answers.filter(([, answer]) => answer !== null);
-  return renderGauges([
+  return [
     ...(definite.length > 0 ? [{
       name: 'nodecheck_pending_config_kubelet_start_ok',
       help: '1 if kubelet is predicted to start after the pending configuration is applied, 0 if it will not; absent when node-check cannot tell.',
@@ -114,7 +114,7 @@ export async function renderPendingMetrics(results: readonly PendingResult[]): P
       help: '1 if node-check cannot tell whether kubelet would start after the pending configuration, else 0.',
       samples: answers.map(([config, answer]) => ({ labels: { config }, value: answer === null ? 1 : 0 })),
     },
-  ]);
+  ];
 }
 
 /**

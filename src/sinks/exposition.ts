@@ -1,22 +1,25 @@
 /**
- * Prometheus text exposition format 0.0.4 for gauges (all node-check's own families) and the
- * counters of serve's process metrics: what prom-client's Registry.metrics() prints for them,
- * without loading prom-client (about 20 ms and several MB on kubelet's start path). Escaping as the
- * format defines it: `\\` and `\n` in HELP, and `\\`, `\"` and `\n` in label values.
- * toOpenMetrics turns it into OpenMetrics 1.0.0 for a scraper that asks for it.
+ * The textfile writer: Prometheus text exposition format 0.0.4 for node-check's gauges, byte for
+ * byte what prom-client's Registry.metrics() renders for the same gauges registered in that order
+ * (test/sinks/textfile-prom-client.test.ts compares them). The textfile is written on kubelet's
+ * start path, where loading prom-client would cost its evaluation (and node:https, node:zlib, which
+ * its index requires); serve renders these families through prom-client (src/serve/registry.ts).
+ * Escaping as prom-client 15's lib/registry.js does it, which is what the format defines: `\\` and
+ * `\n` in HELP, and `\\`, `\"` and `\n` in label values. Values are finite (counts, 0/1, seconds
+ * clamped by the families' builders); prom-client's lib/util.js getValueAsString would print NaN
+ * as "Nan".
  */
 export interface GaugeFamily {
   readonly name: string;
   readonly help: string;
-  /** Default gauge. A counter's name ends in _total. */
-  readonly type?: 'gauge' | 'counter';
   readonly samples: readonly { readonly labels?: Readonly<Record<string, string>>; readonly value: number }[];
 }
 
+/** prom-client: each family `# HELP`, `# TYPE`, its samples, joined by a blank line, and a final newline. */
 export function renderGauges(families: readonly GaugeFamily[]): string {
   return families
     .map((family) => {
-      const lines = [`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type ?? 'gauge'}`];
+      const lines = [`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} gauge`];
       for (const sample of family.samples) lines.push(`${family.name}${renderLabels(sample.labels)} ${formatValue(sample.value)}`);
       return lines.join('\n') + '\n';
     })
@@ -34,46 +37,11 @@ function escapeHelp(text: string): string {
 }
 
 function escapeLabelValue(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+  return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 }
 
 function formatValue(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
   if (value === Infinity) return '+Inf';
   if (value === -Infinity) return '-Inf';
   return String(value);
-}
-
-export const TEXT_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-export const OPENMETRICS_CONTENT_TYPE = 'application/openmetrics-text; version=1.0.0; charset=utf-8';
-
-/**
- * The same families in OpenMetrics 1.0.0 text: no blank lines, a counter's family named without
- * its _total suffix (the sample keeps it), and the closing `# EOF`. Input: renderGauges' output.
- */
-export function toOpenMetrics(text: string): string {
-  const counters = new Set<string>();
-  for (const match of text.matchAll(/^# TYPE (\S+) counter$/gm)) counters.add(match[1]!);
-  const family = (name: string) => (counters.has(name) && name.endsWith('_total') ? name.slice(0, -'_total'.length) : name);
-  const lines = text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => line.replace(/^# (HELP|TYPE) (\S+)/, (_all, kind: string, name: string) => `# ${kind} ${family(name)}`));
-  return `${lines.join('\n')}\n# EOF\n`;
-}
-
-/** Whether an Accept header prefers OpenMetrics to the 0.0.4 text (RFC 9110 q-values; Prometheus sends both). */
-export function prefersOpenMetrics(accept: string | undefined): boolean {
-  if (!accept) return false;
-  let openMetrics = 0;
-  let text = 0;
-  for (const range of accept.split(',')) {
-    const [type = '', ...parameters] = range.split(';').map((part) => part.trim().toLowerCase());
-    const qParameter = parameters.find((p) => p.startsWith('q='));
-    const q = qParameter === undefined ? 1 : Number(qParameter.slice(2));
-    if (!Number.isFinite(q)) continue;
-    if (type === 'application/openmetrics-text') openMetrics = Math.max(openMetrics, q);
-    else if (type === 'text/plain' || type === 'text/*' || type === '*/*') text = Math.max(text, q);
-  }
-  return openMetrics > 0 && openMetrics >= text;
 }

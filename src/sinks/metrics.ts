@@ -2,7 +2,9 @@
  * The Prometheus exposition of one report (docs/operations.md "Metrics"): gauges only (a preflight run is
  * short-lived and keeps no state), no timestamps (node_exporter's textfile collector skips a whole
  * file that has one), HELP on every family, labels from bounded sets only (provider names, finding
- * ids, severities; never paths or messages). Written by exposition.ts, without prom-client.
+ * ids, severities; never paths or messages). metricFamilies is the data; the textfile is
+ * renderGauges' text (exposition.ts, without prom-client: kubelet's start path), and serve registers
+ * the same families as prom-client Gauges (src/serve/registry.ts).
  *
  * What to alert on (packaging/prometheus/node-check.rules.yaml):
  *  - nodecheck_kubelet_start_ok == 0: kubelet is predicted to refuse to start.
@@ -40,6 +42,11 @@ const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 
 export async function renderMetrics(report: Report, context: MetricsContext): Promise<string> {
+  return renderGauges(metricFamilies(report, context));
+}
+
+/** The families of one report, in the order they are written. */
+export function metricFamilies(report: Report, context: MetricsContext): GaugeFamily[] {
   const families: GaugeFamily[] = [];
   const gauge = (name: string, help: string, samples: GaugeFamily['samples']) => families.push({ name, help, samples });
   const one = (value: number) => [{ value }];
@@ -74,7 +81,7 @@ export async function renderMetrics(report: Report, context: MetricsContext): Pr
   gauge(LAST_RUN_OK, LAST_RUN_OK_HELP, one(1));
   gauge('nodecheck_last_run_timestamp_seconds', LAST_RUN_TIMESTAMP_HELP, one(nonNegative(context.nowSeconds)));
 
-  return renderGauges(families);
+  return families;
 }
 
 const BUILD_INFO_HELP = 'Always 1; the version label is the node-check version that wrote these metrics.';
@@ -89,12 +96,16 @@ const LAST_RUN_OK_HELP = '1 if the last run checked the node and reported its an
  * in place. Synchronous: it is written from paths that cannot wait (the budget's last moment).
  */
 export function renderUndecidedMetrics(context: Pick<MetricsContext, 'version' | 'nowSeconds'>): string {
-  return renderGauges([
+  return renderGauges(undecidedFamilies(context));
+}
+
+export function undecidedFamilies(context: Pick<MetricsContext, 'version' | 'nowSeconds'>): GaugeFamily[] {
+  return [
     { name: 'nodecheck_build_info', help: BUILD_INFO_HELP, samples: [{ labels: { version: context.version }, value: 1 }] },
     { name: 'nodecheck_kubelet_start_unknown', help: START_UNKNOWN_HELP, samples: [{ value: 1 }] },
     { name: LAST_RUN_OK, help: LAST_RUN_OK_HELP, samples: [{ value: 0 }] },
     { name: 'nodecheck_last_run_timestamp_seconds', help: LAST_RUN_TIMESTAMP_HELP, samples: [{ value: nonNegative(context.nowSeconds) }] },
-  ]);
+  ];
 }
 
 /** One sample per distinct provider with a definite answer, bounded in count and label length. */

@@ -6,7 +6,8 @@
  * is measured.
  */
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,4 +34,51 @@ t.test('preflight on the demo node, whose kubelet config names a client CA bundl
   t.ok(modules.some((m) => m.includes('fs')), 'the list is read');
   const first = modules.findIndex((m) => /crypto/.test(m));
   t.same(modules.filter((m) => /crypto/.test(m)), [], first < 0 ? 'none' : `first loaded after: ${modules.slice(Math.max(0, first - 6), first).join(', ')}`);
+});
+
+// prom-client is in the bundle for serve (src/serve/registry.ts) but evaluated only when serve runs:
+// its index requires node:zlib and node:https (the Pushgateway) and node:perf_hooks (the default
+// metrics), none of which preflight loads otherwise. serve, loading it, is the control.
+const PROM_CLIENT_MARKS = ['NativeModule zlib', 'NativeModule perf_hooks', 'NativeModule https'];
+
+function modulesOf(dir: string, name: string): { preload: string; out: string } {
+  const preload = path.join(dir, `${name}.cjs`);
+  const out = path.join(dir, `${name}.json`);
+  writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));\n`);
+  return { preload, out };
+}
+
+t.test('preflight does not evaluate prom-client; serve does', async (t) => {
+  const dir = t.testdir({ textfiles: {} });
+  const demo = path.join(repo, 'examples/ocp-4.16-azure-rhel8-worker');
+  const env = ['env', '-i', `PATH=${process.env.PATH ?? ''}`, 'NODE_CHECK_CONFIG='];
+  const pre = modulesOf(dir, 'preflight');
+  const run = spawnSync(env[0]!, [...env.slice(1), process.execPath, '-r', pre.preload, bundle, 'preflight', '--root', demo, '--kubelet-version', '1.29.5', '--no-journal', '--textfile-dir', path.join(dir, 'textfiles')], { encoding: 'utf8' });
+  t.not(run.status, 2, run.stderr);
+  t.match(readFileSync(path.join(dir, 'textfiles/node-check.prom'), 'utf8'), /^nodecheck_kubelet_start_ok 0$/m, 'the textfile was written');
+  const preflight = JSON.parse(readFileSync(pre.out, 'utf8')) as string[];
+  t.same(preflight.filter((m) => PROM_CLIENT_MARKS.includes(m)), [], 'none of the modules prom-client loads');
+
+  const port = await new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+  const srv = modulesOf(dir, 'serve');
+  const child = spawn(env[0]!, [...env.slice(1), process.execPath, '-r', srv.preload, bundle, 'serve', '--root', demo, '--kubelet-version', '1.29.5', '--no-journal', '--listen', `127.0.0.1:${port}`, '--interval', '300'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  t.teardown(() => child.kill('SIGKILL'));
+  let body = '';
+  for (let i = 0; i < 100 && !/^process_cpu_seconds_total /m.test(body); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    body = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => '');
+  }
+  t.match(body, /^process_cpu_seconds_total /m, "serve answered through prom-client", { stderr });
+  child.kill('SIGTERM');
+  await exited;
+  const serve = JSON.parse(readFileSync(srv.out, 'utf8')) as string[];
+  t.same(serve.filter((m) => PROM_CLIENT_MARKS.includes(m)).sort(), [...PROM_CLIENT_MARKS].sort(), 'serve loads them: the marks tell');
 });

@@ -4,7 +4,11 @@
 import t from 'tap';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkClusterPending, MAX_PENDING_CONFIGS, pendingConfigFiles, renderPendingMetrics, type PendingResult } from '../../src/overlay/pending.js';
+import { checkClusterPending, MAX_PENDING_CONFIGS, pendingConfigFiles, pendingFamilies, type PendingResult } from '../../src/overlay/pending.js';
+import { renderGauges } from '../../src/sinks/exposition.js';
+
+/** The pending families as text (serve renders the same through prom-client: test/sinks/textfile-prom-client.test.ts). */
+const renderPendingMetrics = async (results: readonly PendingResult[]): Promise<string> => renderGauges(pendingFamilies(results));
 import { nodeTarget, pendingInputs, selects, type ClusterClient } from '../../src/overlay/cluster.js';
 
 const CLIENT: ClusterClient = { baseUrl: 'https://127.0.0.1:1', token: 't', ca: 'PEM', timeoutMs: 200 };
@@ -21,7 +25,7 @@ t.test('pendingConfigFiles: a file as given, a missing path as given (the check 
   t.ok(fs.existsSync(many[0]!));
 });
 
-t.test('renderPendingMetrics: nothing for no configs; _ok only for decided answers; the worse answer per name', async (t) => {
+t.test('pendingFamilies: nothing for no configs; _ok only for decided answers; the worse answer per name', async (t) => {
   t.equal(await renderPendingMetrics([]), '');
   const text = await renderPendingMetrics([result('a', true), result('a', false), result('b', true), result('b', null), result('c', true), result('c', true), result('d', null)]);
   t.match(text, /^nodecheck_pending_config_kubelet_start_ok\{config="a"\} 0$/m, 'false beats true');

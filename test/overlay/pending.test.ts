@@ -4,7 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../src/overlay/pending.js';
+import { checkPendingConfigs, pendingConfigFiles, pendingFamilies } from '../../src/overlay/pending.js';
+import { renderGauges } from '../../src/sinks/exposition.js';
 import { checkMetrics } from '../harness/promtool.js';
 import { toolPath } from '../harness/tools.js';
 import { machineConfigYaml, rhelWorker415, treeDigest } from './helpers.js';
@@ -19,7 +20,7 @@ t.test('each file of a directory is one pending config, named by its MachineConf
     { config: 'rendered-worker-new', kubeletWillStart: false, summary: 'kubelet starts now but will NOT start after applying rendered-worker-new' },
     { config: 'b.json', kubeletWillStart: null },
   ]);
-  const text = await renderPendingMetrics(results);
+  const text = renderGauges(pendingFamilies(results));
   t.match(text, 'nodecheck_pending_config_kubelet_start_ok{config="rendered-worker-new"} 0');
   t.notMatch(text, 'nodecheck_pending_config_kubelet_start_ok{config="b.json"}', 'absent when node-check cannot tell');
   t.match(text, 'nodecheck_pending_config_kubelet_start_unknown{config="b.json"} 1');
@@ -27,7 +28,7 @@ t.test('each file of a directory is one pending config, named by its MachineConf
     const linted = await checkMetrics(text);
     t.equal(linted.exitCode, 0, `promtool check metrics: ${linted.stdout}${linted.stderr}`);
   }
-  t.equal(await renderPendingMetrics([]), '');
+  t.same(pendingFamilies([]), [], 'no pending config, no family');
 });
 
 t.test('node-check serve --machine-config DIR: the metric, and a re-check when the file changes', async (t) => {

@@ -10,16 +10,15 @@ import type { Settings } from '../../settings.js';
 import type { CliIo } from '../io.js';
 import { ExitCode, type Report } from '../../model/report.js';
 import { runNodeCheck, autoRestore } from '../../run-node-check.js';
-import { renderMetrics, renderUndecidedMetrics } from '../../sinks/metrics.js';
-import { OPENMETRICS_CONTENT_TYPE, prefersOpenMetrics, renderGauges, TEXT_CONTENT_TYPE, toOpenMetrics } from '../../sinks/exposition.js';
-import { processFamilies, readProcessFacts } from '../../serve/process-metrics.js';
+import { metricFamilies, undecidedFamilies } from '../../sinks/metrics.js';
+import { serveMetrics } from '../../serve/registry.js';
 import { journalEntriesFor } from '../../sinks/journal-entry.js';
 import { writeJournal } from '../../sinks/journal.js';
 import { watchPaths, type Watcher } from '../../serve/watch.js';
 import { boundConnections } from '../../serve/connection-limits.js';
 import { answerOf, describeAnswerChange, type Answer } from '../../serve/answer-change.js';
 import { VERSION } from '../../version.js';
-import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, renderPendingMetrics } from '../../overlay/pending.js';
+import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, pendingFamilies } from '../../overlay/pending.js';
 import { inClusterClient, nodeKubeletVersion } from '../../overlay/cluster.js';
 
 import { withinBudget } from '../budget.js';
@@ -55,7 +54,9 @@ const UNIT_DIRECTORIES = ['/etc/systemd/system', '/run/systemd/system', '/usr/lo
 
 export async function runServe(settings: Settings, io: CliIo, args: Record<string, unknown> = {}): Promise<number> {
   io.claimShutdown?.();
-  const state: { report?: Report; metrics?: string; checkedAt?: number; answer?: Answer; pendingKey?: string } = {};
+  const state: { report?: Report; checkedAt?: number; answer?: Answer; pendingKey?: string } = {};
+  // The last check's families as prom-client gauges, with prom-client's process and Node.js metrics.
+  const metrics = serveMetrics();
   // --machine-config FILE|DIR: configurations waiting to be applied, re-evaluated on every check.
   const pendingArgs = args['machine-config'] === undefined ? [] : ([] as unknown[]).concat(args['machine-config']).map(String);
   let pendingWatcher: Watcher | undefined;
@@ -114,7 +115,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
       ...(pendingArgs.length === 0 ? [] : await checkPendingConfigs({ ...pendingOptions, configs: pendingArgs })),
       ...(inCluster && cluster && nodeName ? await checkClusterPending(pendingOptions, cluster, nodeName) : []),
     ];
-    state.metrics = (await renderMetrics(report, { version: VERSION, durationSeconds: (Date.now() - started) / 1000, nowSeconds: Date.now() / 1000 })) + (await renderPendingMetrics(pending));
+    metrics.update([...metricFamilies(report, { version: VERSION, durationSeconds: (Date.now() - started) / 1000, nowSeconds: Date.now() / 1000 }), ...pendingFamilies(pending)]);
     const pendingKey = JSON.stringify(pending.map((p) => [p.config, p.kubeletWillStart]));
     if (pending.length > 0 && pendingKey !== state.pendingKey) {
       for (const p of pending) io.stderr(`node-check: pending ${p.origin}: ${p.summary}\n`);
@@ -150,7 +151,7 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
       .catch((error) => {
         io.stderr(`<4>node-check: check failed: ${(error as Error).message}\n`);
         // The last answer must not be served as if this check had confirmed it.
-        state.metrics = renderUndecidedMetrics({ version: VERSION, nowSeconds: Date.now() / 1000 });
+        metrics.update(undecidedFamilies({ version: VERSION, nowSeconds: Date.now() / 1000 }));
       })
       .finally(() => {
         running = undefined;
@@ -165,11 +166,11 @@ export async function runServe(settings: Settings, io: CliIo, args: Record<strin
     const url = (request.url ?? '/').split('?')[0];
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD' }).end();
-    } else if (url === '/metrics' && state.metrics) {
-      // The last check's families, then this process's, read now (as prom-client's registry does at scrape time).
-      const text = `${state.metrics}\n${renderGauges(processFamilies(readProcessFacts()))}`;
-      const openMetrics = prefersOpenMetrics(request.headers.accept);
-      response.writeHead(200, { 'Content-Type': openMetrics ? OPENMETRICS_CONTENT_TYPE : TEXT_CONTENT_TYPE, Vary: 'Accept' }).end(openMetrics ? toOpenMetrics(text) : text);
+    } else if (url === '/metrics' && metrics.ready) {
+      metrics.scrape(request.headers.accept).then(
+        ({ contentType, body }) => void response.writeHead(200, { 'Content-Type': contentType, Vary: 'Accept' }).end(body),
+        (error: Error) => void response.writeHead(500, { 'Content-Type': 'text/plain' }).end(`cannot render the metrics: ${error.message}\n`),
+      );
     } else if (url === '/metrics') {
       response.writeHead(503, { 'Content-Type': 'text/plain' }).end('first check not finished\n');
     } else if (url === '/healthz') {
