@@ -145,6 +145,7 @@ t.test('an input no rule decides, set to a non-default value, is "cannot tell", 
   t.equal(startVerdict(flag), null);
   t.match(flag.undecided[0]?.reason, /--seccomp-default \(\/etc\/systemd\/system\/kubelet\.service:20\)/, 'a flag: the ExecStart= line');
   t.equal(startVerdict(run('--experimental-mounter-path=/home/kubernetes/containerized_mounter/mounter', 30, '')), true, '--experimental-mounter-path is stored for later mounts: decided');
+  t.equal(startVerdict(run('--register-schedulable=true', 33, '')), true, '--register-schedulable is read when the node registers, after start: decided');
   const failing = run('--seccomp-default --exit-on-lock-contention', 30, '');
   t.equal(startVerdict(failing), false, 'a later refusal still decides');
   t.equal(failing.failure?.inexact, true, 'its text is then inexact');
