@@ -151,6 +151,10 @@ const FLAGS: Readonly<Record<string, InputStatus>> = {
   version: modelled('the command line: kubelet prints its version and exits ("cannot tell")'),
   'root-dir': noEffect('pkg/kubelet/kubelet.go: the data directory; kubelet creates what it needs under it with os.MkdirAll, most in initializeModules → setupDataDirs after "Started kubelet"'),
   'hostname-override': noEffect('cmd/kubelet/app/server.go run(): the node name, no check'),
+  // kops' nodeup passes --register-schedulable=true up to 1.33.
+  'register-schedulable': noEffect('pkg/kubelet/kubelet.go NewMainKubelet stores it; pkg/kubelet/kubelet_node_status.go initialNode uses it when registering the node, after start (1.24-1.33)'),
+  // kube-up's GCE nodes pass it (cluster/gce/util.sh construct-linux-kubelet-flags).
+  'experimental-mounter-path': noEffect('cmd/kubelet/app/server.go UnsecuredDependencies: mount.New(path) only stores it for later mounts (k8s.io/mount-utils mount_linux.go New); pkg/kubelet/kubelet.go NewMainKubelet: SetupDNSinContainerizedMounter writes <dir>/rootfs/etc/resolv.conf and only logs a failure (pkg/kubelet/network/dns/dns.go), 1.24-1.37'),
   'pod-infra-container-image': noEffect('cmd/kubelet/app/options/options.go: deprecated; the container runtime picks the sandbox image'),
   'runtime-cgroups': noEffect('pkg/kubelet/cm/container_manager_linux.go: the runtime\'s cgroup is ensured periodically; errors are logged'),
   'minimum-container-ttl-duration': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: container GC policy, no check'),

@@ -10,6 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
@@ -66,6 +67,11 @@ const GENERATORS: readonly Generator[] = [
   { name: 'kubespray', distro: 'kubespray', gitDir: process.env.NODE_CHECK_KUBESPRAY_GIT ?? '/work/.mirror/kubernetes-sigs+kubespray/repo', ref: (lock) => (lock.inputs as { kubespray: { ref: string } }).kubespray.ref },
   { name: 'image-builder', distro: 'image-builder', gitDir: process.env.NODE_CHECK_IMAGE_BUILDER_GIT ?? '/work/.mirror/kubernetes-sigs+image-builder/repo', ref: (lock) => (lock.inputs as { imageBuilder: { ref: string } }).imageBuilder.ref },
   { name: 'minikube', distro: 'minikube', gitDir: process.env.NODE_CHECK_MINIKUBE_GIT ?? '/work/.mirror/kubernetes+minikube/repo', ref: (lock) => (lock.inputs as { minikube: { ref: string } }).minikube.ref },
+  { name: 'aks', distro: 'aks', gitDir: process.env.NODE_CHECK_AGENTBAKER_GIT ?? '/work/.mirror/Azure+AgentBaker/repo', ref: (lock) => (lock.inputs as { agentBaker: { ref: string }[] }).agentBaker.map((a) => a.ref).join(',') },
+  // Rendering runs nodeup's Go in a kops checkout (minutes): only where NODE_CHECK_KOPS_GIT names the mirror; else the lock.
+  { name: 'kops', distro: 'kops', gitDir: process.env.NODE_CHECK_KOPS_GIT ?? '', ref: (lock) => (lock.inputs as { kops: { ref: string } }).kops.ref },
+  // Read from the Go module cache (k8s.io/kubernetes at the locked versions); its "ref" is the versions rendered.
+  { name: 'gce', distro: 'gce', gitDir: process.env.GOMODCACHE ?? path.join(os.homedir(), 'go/pkg/mod'), ref: (lock) => Object.values((lock.inputs as { kubernetes: Record<string, { version: string }> }).kubernetes).map((k) => k.version).join(',') },
 ];
 
 // @ts-expect-error: a plain .mjs module without types

@@ -141,10 +141,12 @@ t.test('an input no rule decides, set to a non-default value, is "cannot tell", 
   t.equal(startVerdict(sim), null);
   t.match(sim.undecided, [{ checkId: 'kubelet-undecided-inputs', path: CONF, reason: new RegExp(`memoryManagerPolicy \\(${CONF}:5\\)`) }]);
   t.equal(startVerdict(run('', 30, 'cpuManagerPolicy: ""\nregisterNode: null\n')), true, 'zero and null values are the defaults');
-  const flag = run('--experimental-mounter-path=/usr/local/bin/mount', 30, '');
+  const flag = run('--seccomp-default', 30, '');
   t.equal(startVerdict(flag), null);
-  t.match(flag.undecided[0]?.reason, /--experimental-mounter-path \(\/etc\/systemd\/system\/kubelet\.service:20\)/, 'a flag: the ExecStart= line');
-  const failing = run('--experimental-mounter-path=/usr/local/bin/mount --exit-on-lock-contention', 30, '');
+  t.match(flag.undecided[0]?.reason, /--seccomp-default \(\/etc\/systemd\/system\/kubelet\.service:20\)/, 'a flag: the ExecStart= line');
+  t.equal(startVerdict(run('--experimental-mounter-path=/home/kubernetes/containerized_mounter/mounter', 30, '')), true, '--experimental-mounter-path is stored for later mounts: decided');
+  t.equal(startVerdict(run('--register-schedulable=true', 33, '')), true, '--register-schedulable is read when the node registers, after start: decided');
+  const failing = run('--seccomp-default --exit-on-lock-contention', 30, '');
   t.equal(startVerdict(failing), false, 'a later refusal still decides');
   t.equal(failing.failure?.inexact, true, 'its text is then inexact');
   t.match(run('', 30, 'containerLogMaxFiles: 1\n').undecided, [{ reason: /containerLogMaxFiles/ }], 'a no-effect field outside the values it is decided for');
