@@ -7,7 +7,8 @@
  *  - PKCS #1: up to 1.23 the CRT values are parsed and ignored and rsa.Validate checks the primes'
  *    product and d·e ≡ 1 mod p-1 for each prime; from 1.24 they must be positive and
  *    crypto/internal/fips140/rsa checks the key (checkPrivateKey), retrying without the CRT values
- *    under GODEBUG x509rsacrt=0 (kubelet's default: its go.mod predates go 1.24);
+ *    under GODEBUG x509rsacrt=0 (kubelet's default up to 1.32: src/kubelet/data/go-toolchain.ts);
+ *    1.26 also checks d against the CRT exponents;
  *  - SEC 1: up to 1.25 a scalar of zero gives the point (0, 0) (elliptic's point at infinity);
  *    from 1.26 ecdsa.ParseRawPrivateKey refuses it;
  *  - PKCS #8: X25519 keys parse from 1.20 (crypto/ecdh), and tls calls them an unknown type.
@@ -77,7 +78,8 @@ function parsePkcs1(der: Uint8Array, go: GoKeys): PrivateKey {
   const crt = [dp, dq, qinv];
   if (n <= 0n || d <= 0n || p <= 0n || q <= 0n || (go.minor >= 24 && crt.some((v) => v !== undefined && v <= 0n))) refuse();
   if (additional && additional.elements > 0) throw new Undecidable('a multi-prime RSA key');
-  const valid = go.minor <= 23 ? legacyRsaValid(n, e, d, [p, q]) : fipsRsaValid(n, e, d, p, q, dp !== undefined && dq !== undefined && qinv !== undefined ? [dp, dq, qinv] : undefined) || (go.rsaCrtRecompute && fipsRsaValid(n, e, d, p, q, undefined));
+  const checkD = go.minor >= 26;
+  const valid = go.minor <= 23 ? legacyRsaValid(n, e, d, [p, q]) : fipsRsaValid(n, e, d, p, q, dp !== undefined && dq !== undefined && qinv !== undefined ? [dp, dq, qinv] : undefined, checkD) || (go.rsaCrtRecompute && fipsRsaValid(n, e, d, p, q, undefined, checkD));
   if (!valid) refuse();
   return { type: 'rsa', n, e };
 }
@@ -99,7 +101,7 @@ function legacyRsaValid(n: bigint, e: bigint, d: bigint, primes: readonly bigint
  * NewPrivateKey (computed), then checkPrivateKey and checkPublicKey (Go 1.24-1.26), two primes.
  * bigmod.NewModulus refuses 0 and 1; Nat.SetBytes refuses a value not below its modulus.
  */
-function fipsRsaValid(n: bigint, e: bigint, d: bigint, p: bigint, q: bigint, crt: readonly [bigint, bigint, bigint] | undefined): boolean {
+function fipsRsaValid(n: bigint, e: bigint, d: bigint, p: bigint, q: bigint, crt: readonly [bigint, bigint, bigint] | undefined, checkD: boolean): boolean {
   if (n <= 1n || p <= 1n || q <= 1n || d >= n) return false;
   let dp: bigint;
   let dq: bigint;
@@ -123,7 +125,8 @@ function fipsRsaValid(n: bigint, e: bigint, d: bigint, p: bigint, q: bigint, crt
   if (p - 1n <= 1n || dp >= p - 1n || (e * dp) % (p - 1n) !== 1n) return false;
   if (q - 1n <= 1n || dq >= q - 1n || (e * dq) % (q - 1n) !== 1n) return false;
   if ((q % p) * qinv % p !== 1n % p) return false;
-  if (d % (p - 1n) !== dp || d % (q - 1n) !== dq) return false;
+  // Go 1.26 also checks d against dP and dQ ("d does not match dP"); 1.24 and 1.25 do not.
+  if (checkD && (d % (p - 1n) !== dp || d % (q - 1n) !== dq)) return false;
   if (p === q) return false;
   const nBits = bitLen(n);
   if (bitLen(p > q ? p - q : q - p) <= Math.trunc(nBits / 2) - 100) return false;
