@@ -59,16 +59,18 @@ export function modInverse(a: bigint, p: bigint): bigint {
   return mod(s0, p);
 }
 
-// dbl-2001-b and add-2007-bl (hyperelliptic.org EFD, short Weierstrass, a = -3).
+// dbl-2001-b and add-2007-bl (hyperelliptic.org EFD, short Weierstrass, a = -3). Differences are
+// taken non-negative by adding multiples of p before the one reduction each product needs.
 function double([x, y, z]: Jacobian, p: bigint): Jacobian {
   if (z === 0n || y === 0n) return [1n, 1n, 0n];
   const delta = (z * z) % p;
   const gamma = (y * y) % p;
   const beta = (x * gamma) % p;
-  const alpha = mod(3n * (x - delta) * (x + delta), p);
-  const x3 = mod(alpha * alpha - 8n * beta, p);
-  const z3 = mod((y + z) * (y + z) - gamma - delta, p);
-  const y3 = mod(alpha * (4n * beta - x3) - 8n * gamma * gamma, p);
+  const alpha = (3n * (x + p - delta) * (x + delta)) % p;
+  const beta8 = (8n * beta) % p;
+  const x3 = (alpha * alpha + p - beta8) % p;
+  const z3 = ((y + z) * (y + z) + 2n * p - gamma - delta) % p;
+  const y3 = (alpha * (4n * beta + p - x3) + p * p * 8n - 8n * gamma * gamma) % p;
   return [x3, y3, z3];
 }
 
@@ -81,17 +83,17 @@ function add(a: Jacobian, b: Jacobian, p: bigint): Jacobian {
   const z2z2 = (z2 * z2) % p;
   const u1 = (x1 * z2z2) % p;
   const u2 = (x2 * z1z1) % p;
-  const s1 = (y1 * z2 * z2z2) % p;
-  const s2 = (y2 * z1 * z1z1) % p;
-  const h = mod(u2 - u1, p);
-  const r = mod(2n * (s2 - s1), p);
+  const s1 = (((y1 * z2) % p) * z2z2) % p;
+  const s2 = (((y2 * z1) % p) * z1z1) % p;
+  const h = (u2 + p - u1) % p;
+  const r = (2n * (s2 + p - s1)) % p;
   if (h === 0n) return r === 0n ? double(a, p) : [1n, 1n, 0n];
   const i = (4n * h * h) % p;
   const j = (h * i) % p;
   const v = (u1 * i) % p;
-  const x3 = mod(r * r - j - 2n * v, p);
-  const y3 = mod(r * (v - x3) - 2n * s1 * j, p);
-  const z3 = mod(((z1 + z2) * (z1 + z2) - z1z1 - z2z2) * h, p);
+  const x3 = (r * r + 3n * p - j - 2n * v) % p;
+  const y3 = (r * (v + p - x3) + 2n * p * p - 2n * s1 * j) % p;
+  const z3 = (((z1 + z2) * (z1 + z2) + 2n * p - z1z1 - z2z2) % p * h) % p;
   return [x3, y3, z3];
 }
 
@@ -99,7 +101,7 @@ function toAffine([x, y, z]: Jacobian, p: bigint): AffinePoint {
   if (z === 0n) return 'infinity';
   const zi = modInverse(z, p);
   const zi2 = (zi * zi) % p;
-  return { x: (x * zi2) % p, y: (y * zi2 * zi) % p };
+  return { x: (x * zi2) % p, y: (((y * zi2) % p) * zi) % p };
 }
 
 const WINDOW = 4;
@@ -116,17 +118,25 @@ function tableOf(c: Curve): Jacobian[] {
   return table;
 }
 
+// One key is multiplied once, whatever number of Go builds parse it (src/kubelet/node-setup/go-builds.ts).
+const products = new Map<string, AffinePoint>();
+
 /** k·G for any k ≥ 0 (Go reduces or refuses k ≥ N before it gets here). */
 export function scalarBaseMult(c: Curve, k: bigint): AffinePoint {
+  const memo = `${c.name}:${k.toString(16)}`;
+  const known = products.get(memo);
+  if (known) return known;
   const table = tableOf(c);
   let acc: Jacobian = [1n, 1n, 0n];
-  const digits = k.toString(16);
-  for (const digit of digits) {
+  for (const digit of k.toString(16)) {
     for (let i = 0; i < WINDOW; i++) acc = double(acc, c.p);
     const d = parseInt(digit, 16);
     if (d !== 0) acc = add(acc, table[d]!, c.p);
   }
-  return toAffine(acc, c.p);
+  const point = toAffine(acc, c.p);
+  if (products.size > 16) products.clear();
+  products.set(memo, point);
+  return point;
 }
 
 /** Whether (x, y) is on the curve: y² = x³ - 3x + b (mod p). */
