@@ -3,7 +3,8 @@ import t from 'tap';
 import { checkServingCert, type ServingCertInput } from '../../../src/kubelet/node-setup/serving-cert.js';
 import type { PathFact } from '../../../src/model/node.js';
 
-const { KUBELET_CLIENT_PEM } = (await import('../../../scripts/fixtures/kubeconfig.mjs')) as { KUBELET_CLIENT_PEM: string };
+const fillIns = '../../../scripts/fixtures/kubeconfig.mjs';
+const { KUBELET_CLIENT_PEM } = (await import(fillIns)) as { KUBELET_CLIENT_PEM: string };
 const CERT = KUBELET_CLIENT_PEM.slice(0, KUBELET_CLIENT_PEM.indexOf('-----BEGIN EC'));
 const KEY = KUBELET_CLIENT_PEM.slice(KUBELET_CLIENT_PEM.indexOf('-----BEGIN EC'));
 // Another P-256 key: Go 1.26.8 says "tls: private key does not match public key" (test/go/keypair-verdict).
