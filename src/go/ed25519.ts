@@ -110,8 +110,21 @@ function scalarBaseMult(k: bigint): Point {
   return acc;
 }
 
+// One key is derived once, whatever number of Go builds parse it (src/kubelet/node-setup/go-builds.ts).
+const derived = new Map<string, Uint8Array>();
+
 /** The 32-byte Ed25519 public key of a 32-byte seed. */
 export function ed25519PublicKeyFromSeed(seed: Uint8Array): Uint8Array {
+  const memo = Buffer.from(seed).toString('hex');
+  const known = derived.get(memo);
+  if (known) return known;
+  const pub = derive(seed);
+  if (derived.size > 16) derived.clear();
+  derived.set(memo, pub);
+  return pub;
+}
+
+function derive(seed: Uint8Array): Uint8Array {
   const h = sha512(seed);
   const s = Uint8Array.from(h.subarray(0, 32));
   s[0]! &= 248;
