@@ -7,6 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { DerString, INT64_MAX, TAG, checkAsn1Time, constructedContextSpecific, contextSpecific, fitsInt64 } from './cryptobyte.js';
+import { NIST_CURVES, onCurve, type Curve } from '../elliptic.js';
 
 export interface GoX509 {
   /** The Go minor version (18 for go1.18). */
@@ -43,19 +44,40 @@ const OID = {
 const ASN1_NULL = Uint8Array.of(0x05, 0x00);
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 
+/** Certificate.PublicKey as crypto/tls's X509KeyPair switches on it; 'other': DSA or an algorithm x509 leaves nil. */
+export type CertificatePublicKey =
+  | { readonly type: 'rsa'; readonly n: bigint; readonly e: bigint }
+  | { readonly type: 'ecdsa'; readonly curve: Curve; readonly x: bigint; readonly y: bigint }
+  | { readonly type: 'ed25519'; readonly bytes: Uint8Array }
+  | { readonly type: 'other' };
+
+/** What node-check reads of a certificate Go parses. */
+export interface GoCertificate {
+  readonly publicKey: CertificatePublicKey;
+  readonly notAfter: Date;
+}
+
+export type X509Parsed = { readonly ok: true; readonly certificate: GoCertificate } | Exclude<X509Verdict, { readonly ok: true }>;
+
 /** x509.ParseCertificate(der): the error Go returns, or ok. */
 export function parseGoCertificate(der: Uint8Array, go: GoX509): X509Verdict {
+  const parsed = parseGoCertificateFields(der, go);
+  return 'ok' in parsed && parsed.ok ? { ok: true } : parsed;
+}
+
+/** x509.ParseCertificate(der), with the fields node-check reads when Go accepts it. */
+export function parseGoCertificateFields(der: Uint8Array, go: GoX509): X509Parsed {
   try {
-    const raw = parseCertificate(der, go);
+    const { raw, certificate } = parseCertificate(der, go);
     if (raw.length !== der.length) return { ok: false, error: 'x509: trailing data', exact: true };
-    return { ok: true };
+    return { ok: true, certificate };
   } catch (e) {
-    if (e instanceof Refusal) return e.verdict;
+    if (e instanceof Refusal) return e.verdict as X509Parsed;
     throw e;
   }
 }
 
-function parseCertificate(der: Uint8Array, go: GoX509): Uint8Array {
+function parseCertificate(der: Uint8Array, go: GoX509): { raw: Uint8Array; certificate: GoCertificate } {
   const rejectLeading80 = go.minor >= 21;
   const readOid = (s: DerString) => s.readObjectIdentifier(rejectLeading80);
 
@@ -94,7 +116,7 @@ function parseCertificate(der: Uint8Array, go: GoX509): Uint8Array {
 
   const validity = new DerString(tbs.read(TAG.SEQUENCE) ?? fail('x509: malformed validity'));
   parseTime(validity, go);
-  parseTime(validity, go);
+  const notAfter = parseTime(validity, go);
 
   // Go reports a malformed subject as "malformed issuer" (parser.go, every version read).
   const subject = tbs.readElement(TAG.SEQUENCE) ?? fail('x509: malformed issuer');
@@ -106,9 +128,9 @@ function parseCertificate(der: Uint8Array, go: GoX509): Uint8Array {
   const pkAI = parseAI(new DerString(pkAISeq), readOid);
   const spk = spki.readBitString() ?? fail('x509: malformed subjectPublicKey');
   const algorithm = oidString(pkAI.oid);
-  if (algorithm === OID.rsa || algorithm === OID.dsa || algorithm === OID.ecdsa || algorithm === OID.ed25519) {
-    parsePublicKey(algorithm, pkAI.params, rightAlign(spk), go, readOid);
-  }
+  const publicKey: CertificatePublicKey = algorithm === OID.rsa || algorithm === OID.dsa || algorithm === OID.ecdsa || algorithm === OID.ed25519
+    ? parsePublicKey(algorithm, pkAI.params, rightAlign(spk), go, readOid)
+    : { type: 'other' };
 
   if (certVersion > 1) {
     // Go 1.18.1 skipped [1]/[2] as constructed tags, later 1.18 patches as primitive ones.
@@ -137,7 +159,7 @@ function parseCertificate(der: Uint8Array, go: GoX509): Uint8Array {
   }
 
   input.readBitString() ?? fail('x509: malformed signature');
-  return raw;
+  return { raw, certificate: { publicKey, notAfter } };
 }
 
 type ReadOid = (s: DerString) => number[] | undefined;
@@ -149,19 +171,38 @@ function parseAI(der: DerString, readOid: ReadOid): { oid: number[]; params: Uin
   return { oid, params: params.element };
 }
 
-function parseTime(der: DerString, go: GoX509): void {
+/** A validity time; only Z times reach the end (zoned ones are undecidable). */
+function parseTime(der: DerString, go: GoX509): Date {
   if (der.peekTag(TAG.UTCTime)) {
     const body = der.read(TAG.UTCTime) ?? fail('x509: malformed UTCTime');
     const outcome = checkAsn1Time(body, 'utc');
     if (outcome === 'zone') undecidable('a UTCTime with a numeric zone offset');
     // Go 1.18 parsed UTCTime inline and returned time.Parse's own error (its words not ported).
     if (outcome === 'malformed') fail('x509: malformed UTCTime', go.minor > 18);
-  } else if (der.peekTag(TAG.GeneralizedTime)) {
+    return timeOf(body, 'utc');
+  }
+  if (der.peekTag(TAG.GeneralizedTime)) {
     const body = der.read(TAG.GeneralizedTime) ?? fail('x509: malformed GeneralizedTime');
     const outcome = checkAsn1Time(body, 'generalized');
     if (outcome === 'zone') undecidable('a GeneralizedTime with a numeric zone offset');
     if (outcome === 'malformed') fail('x509: malformed GeneralizedTime');
-  } else fail('x509: unsupported time format');
+    return timeOf(body, 'generalized');
+  }
+  return fail('x509: unsupported time format');
+}
+
+/**
+ * The instant of a time checkAsn1Time accepted: UTCTime years 50-99 are 19xx (cryptobyte
+ * ReadASN1UTCTime: time.Parse's "06" gives 1969-2068, then years >= 2050 go back a century).
+ */
+function timeOf(body: Uint8Array, kind: 'utc' | 'generalized'): Date {
+  const d = Buffer.from(body).toString('latin1').slice(0, -1);
+  const yy = Number(d.slice(0, 2));
+  const [year, rest] = kind === 'utc' ? [yy >= 50 ? 1900 + yy : 2000 + yy, d.slice(2)] : [Number(d.slice(0, 4)), d.slice(4)];
+  const date = new Date(0);
+  date.setUTCFullYear(year, Number(rest.slice(0, 2)) - 1, Number(rest.slice(2, 4)));
+  date.setUTCHours(Number(rest.slice(4, 6)), Number(rest.slice(6, 8)), rest.length > 8 ? Number(rest.slice(8, 10)) : 0, 0);
+  return date;
 }
 
 function parseName(element: Uint8Array, go: GoX509, readOid: ReadOid): void {
@@ -229,33 +270,9 @@ function rightAlign(bits: { bytes: Uint8Array; bitLength: number }): Uint8Array 
   return out;
 }
 
-interface Curve {
-  readonly name: string;
-  readonly byteLen: number;
-  readonly p: bigint;
-  readonly b: bigint;
-}
-// SP 800-186 §3.2.1 (the values in src/crypto/elliptic/nistec.go); a = -3 for all four.
-const CURVES: Record<string, Curve> = {
-  '1.3.132.0.33': { name: 'P224', byteLen: 28, p: 2n ** 224n - 2n ** 96n + 1n, b: 0xb4050a850c04b3abf54132565044b0b7d7bfd8ba270b39432355ffb4n },
-  '1.2.840.10045.3.1.7': { name: 'P256', byteLen: 32, p: 2n ** 256n - 2n ** 224n + 2n ** 192n + 2n ** 96n - 1n, b: 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn },
-  '1.3.132.0.34': {
-    name: 'P384',
-    byteLen: 48,
-    p: 2n ** 384n - 2n ** 128n - 2n ** 96n + 2n ** 32n - 1n,
-    b: 0xb3312fa7e23ee7e4988e056be3f82d19181d9c6efe8141120314088f5013875ac656398d8a2ed19d2a85c8edd3ec2aefn,
-  },
-  '1.3.132.0.35': {
-    name: 'P521',
-    byteLen: 66,
-    p: 2n ** 521n - 1n,
-    b: 0x0051953eb9618e1c9a1f929a21a0b68540eea2da725b99b315f3b8b489918ef109e156193951ec7e937b1652c0bd3bb1bf073573df883d2c34f1ef451fd46b503f00n,
-  },
-};
 const bigFromBytes = (b: Uint8Array) => (b.length === 0 ? 0n : BigInt(`0x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`));
-const mod = (v: bigint, p: bigint) => ((v % p) + p) % p;
 
-function parsePublicKey(algorithm: string, params: Uint8Array, data: Uint8Array, go: GoX509, readOid: ReadOid): void {
+function parsePublicKey(algorithm: string, params: Uint8Array, data: Uint8Array, go: GoX509, readOid: ReadOid): CertificatePublicKey {
   if (algorithm === OID.rsa) {
     if (!sameBytes(params, ASN1_NULL)) fail('x509: RSA key missing NULL parameters');
     const der = new DerString(new DerString(data).read(TAG.SEQUENCE) ?? fail('x509: invalid RSA public key'));
@@ -263,11 +280,11 @@ function parsePublicKey(algorithm: string, params: Uint8Array, data: Uint8Array,
     const e = der.readInt64() ?? fail('x509: invalid RSA public exponent');
     if (n <= 0n) fail('x509: RSA modulus is not a positive number');
     if (e <= 0n) fail('x509: RSA public exponent is not a positive number');
-    return;
+    return { type: 'rsa', n, e };
   }
   if (algorithm === OID.ecdsa) {
     const curveOid = readOid(new DerString(params)) ?? fail('x509: invalid ECDSA parameters');
-    const curve = CURVES[oidString(curveOid)] ?? fail('x509: unsupported elliptic curve');
+    const curve = NIST_CURVES[oidString(curveOid)] ?? fail('x509: unsupported elliptic curve');
     // Go <= 1.25: elliptic.Unmarshal, one error for all; 1.26: ecdsa.ParseUncompressedPublicKey,
     // whose nistec SetBytes names the curve and the check (crypto/internal/fips140/nistec; P-256
     // is the amd64 assembly's wording, fiat's "P256Element" elsewhere, hence inexact).
@@ -278,13 +295,13 @@ function parsePublicKey(algorithm: string, params: Uint8Array, data: Uint8Array,
     const x = bigFromBytes(data.subarray(1, 1 + curve.byteLen));
     const y = bigFromBytes(data.subarray(1 + curve.byteLen));
     if (x >= curve.p || y >= curve.p) fail(modern ? (curve.name === 'P256' ? 'invalid P256 element encoding' : `invalid ${curve.name}Element encoding`) : legacy, !modern || curve.name !== 'P256');
-    if (mod(y * y - (x * x * x - 3n * x + curve.b), curve.p) !== 0n) fail(modern ? `${curve.name} point not on curve` : legacy);
-    return;
+    if (!onCurve(curve, x, y)) fail(modern ? `${curve.name} point not on curve` : legacy);
+    return { type: 'ecdsa', curve, x, y };
   }
   if (algorithm === OID.ed25519) {
     if (params.length !== 0) fail('x509: Ed25519 key encoded with illegal parameters');
     if (data.length !== 32) fail('x509: wrong Ed25519 public key size');
-    return;
+    return { type: 'ed25519', bytes: data };
   }
   // DSA
   const y = new DerString(data).readBigInt() ?? fail('x509: invalid DSA public key');
@@ -294,6 +311,7 @@ function parsePublicKey(algorithm: string, params: Uint8Array, data: Uint8Array,
   const Q = seq.readBigInt() ?? fail('x509: invalid DSA parameters');
   const G = seq.readBigInt() ?? fail('x509: invalid DSA parameters');
   if (y <= 0n || P <= 0n || Q <= 0n || G <= 0n) fail('x509: zero or negative DSA parameter');
+  return { type: 'other' };
 }
 
 interface Extension {

@@ -9,13 +9,13 @@
  */
 import { goQuote } from '../../go/quote.js';
 import { decodePem, type PemDecoder } from '../../go/pem.js';
-import { parseGoCertificate, type X509Verdict } from '../../go/x509/parser.js';
-import { KUBELET_GO_TOOLCHAINS } from '../data/go-toolchain.js';
+import { parseGoCertificateFields, type GoCertificate, type GoX509, type X509Verdict } from '../../go/x509/parser.js';
+import { acrossKubeletGo } from './go-builds.js';
 import type { PathFact } from '../../model/node.js';
 
 export type ClientCaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly inexact: boolean } | { readonly undecidable: string };
 
-type Decided = Exclude<X509Verdict, { readonly undecidable: string }>;
+type Decided = Exclude<X509Verdict, { readonly undecidable: string } | { readonly ok: true }>;
 
 const NO_CERTIFICATES = 'data does not contain any valid RSA or ECDSA certificates';
 const CERTIFICATE = Uint8Array.from('CERTIFICATE', (c) => c.charCodeAt(0));
@@ -41,47 +41,38 @@ export function checkClientCaFile(minor: number, path: string, fact: PathFact | 
   const data = fact.content.data;
   const name = `client-ca-bundle::${path}`;
   if (data.length === 0) return { ok: false, error: `missing content for CA bundle ${goQuote(name)}`, inexact: false };
-  const toolchain = KUBELET_GO_TOOLCHAINS[minor];
-  if (!toolchain) return { undecidable: `the Go release kubelet 1.${minor} is built with is not known` };
-  // Every Go release kubelet 1.<minor> shipped with must give the same answer (src/kubelet/data/go-toolchain.ts).
-  let answer: Decided | undefined;
-  const negativeSerial = godebug?.includes('x509negativeserial') ? [true, false] : [toolchain.negativeSerialAllowed];
-  for (let go = toolchain.firstGo; go <= toolchain.lastGo; go++) {
-    for (const [decoder, negativeSerialAllowed] of pemDecodersOf(go).flatMap((d) => negativeSerial.map((n) => [d, n] as const))) {
-      const verdict = parseCertsPem(data, decoder, { minor: go, negativeSerialAllowed });
-      if ('undecidable' in verdict) return { undecidable: `${path}: ${verdict.undecidable}` };
-      if (answer === undefined) answer = verdict;
-      else if (answer.ok !== verdict.ok) return { undecidable: `${path}: the Go releases kubelet 1.${minor} was built with (go1.${toolchain.firstGo}-go1.${toolchain.lastGo})${negativeSerial.length > 1 ? ' and GODEBUG x509negativeserial either way' : ''} disagree on it` };
-      else if (!answer.ok && !verdict.ok && (answer.error !== verdict.error || !verdict.exact)) answer = { ok: false, error: answer.error, exact: false }; // same verdict, Go's words differ
-    }
-  }
-  if (!answer || answer.ok) return { ok: true };
-  return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: ${answer.error}`, inexact: !answer.exact };
-}
-
-/** encoding/pem changed how it finds a block in go1.24.10 and go1.25.4 (src/go/pem.ts): those minors have both. */
-function pemDecodersOf(goMinor: number): readonly PemDecoder[] {
-  if (goMinor <= 23) return ['begin-first'];
-  if (goMinor >= 26) return ['end-first'];
-  return ['begin-first', 'end-first'];
+  // Every Go release kubelet 1.<minor> shipped with must give the same answer (src/kubelet/node-setup/go-builds.ts).
+  const answer = acrossKubeletGo(minor, godebug, (go) => {
+    const verdict = parseCertsPem(data, go.decoder, go);
+    return 'undecidable' in verdict ? verdict : verdict.ok ? { ok: true, value: undefined } : verdict;
+  });
+  if ('undecidable' in answer) return { undecidable: `${path}: ${answer.undecidable}` };
+  if (answer.ok) return { ok: true };
+  return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: ${answer.error}`, inexact: answer.inexact };
 }
 
 /**
  * client-go util/cert/pem.go ParseCertsPEM (unchanged v0.24-v0.36): every "CERTIFICATE" block
  * without headers through x509.ParseCertificate, the first error returned, at least one needed.
  */
-export function parseCertsPem(data: Uint8Array, decoder: PemDecoder, go: { minor: number; negativeSerialAllowed: boolean }): X509Verdict {
+export function parseCertsPem(data: Uint8Array, decoder: PemDecoder, go: GoX509): X509Verdict {
+  const parsed = parseCertsPemFields(data, decoder, go);
+  return 'ok' in parsed && parsed.ok ? { ok: true } : parsed;
+}
+
+/** ParseCertsPEM with the certificates it returns. */
+export function parseCertsPemFields(data: Uint8Array, decoder: PemDecoder, go: GoX509): { readonly ok: true; readonly certificates: readonly GoCertificate[] } | Decided | { readonly undecidable: string } {
   let rest = data;
-  let found = false;
+  const certificates: GoCertificate[] = [];
   while (rest.length > 0) {
     const decoded = decodePem(rest, decoder);
     if (!decoded) break;
     rest = decoded.rest;
     const { block } = decoded;
     if (block.hasHeaders || Buffer.compare(block.type, CERTIFICATE) !== 0) continue;
-    const verdict = parseGoCertificate(block.bytes, go);
-    if (!('ok' in verdict) || !verdict.ok) return verdict;
-    found = true;
+    const parsed = parseGoCertificateFields(block.bytes, go);
+    if (!('ok' in parsed) || !parsed.ok) return parsed;
+    certificates.push(parsed.certificate);
   }
-  return found ? { ok: true } : { ok: false, error: NO_CERTIFICATES, exact: true };
+  return certificates.length > 0 ? { ok: true, certificates } : { ok: false, error: NO_CERTIFICATES, exact: true };
 }

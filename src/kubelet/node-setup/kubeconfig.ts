@@ -20,8 +20,10 @@
  * a CA (file or data) holding certificates, and a token, a client certificate and key, or an exec
  * plugin. Anything else is "cannot tell"; a file node-check cannot read, too.
  */
-import type { KeyObject, X509Certificate } from 'node:crypto';
-import { lazyBuiltin } from '../../host/builtins.js';
+import { rootCertPool, x509KeyPair } from '../../go/tls/key-pair.js';
+import type { GoCertificate } from '../../go/x509/parser.js';
+import { acrossKubeletGo, type KubeletGoAnswer } from './go-builds.js';
+import { parseCertsPemFields } from './client-ca.js';
 import { goJoin } from '../../go/index.js';
 import { goQuote } from '../../go/quote.js';
 import { goJsonCheckValid, parseGoJson, type GoJson } from '../../go/json.js';
@@ -43,6 +45,10 @@ export interface ClientConfigInput {
   /** --cert-dir (default /var/lib/kubelet/pki). */
   readonly certDir: string;
   readonly now: Date;
+  /** Kubelet's minor, for the Go builds that parse the TLS material. */
+  readonly minor: number;
+  /** GODEBUG in kubelet's environment. */
+  readonly godebug?: string | undefined;
 }
 
 export type FileOf = (path: string) => PathFact | undefined;
@@ -73,7 +79,7 @@ type Loaded =
   | { readonly state: 'missing'; readonly error: string }
   | { readonly state: 'error'; readonly error: string; readonly inexact: boolean }
   | { readonly state: 'undecidable'; readonly why: string }
-  | { readonly state: 'usable'; readonly resolved: Resolved; readonly clientCert?: { readonly expired: boolean } };
+  | { readonly state: 'usable'; readonly resolved: Resolved; readonly tls: TlsMaterial };
 
 const CLUSTER_KEYS = new Set(['server', 'certificate-authority', 'certificate-authority-data', 'insecure-skip-tls-verify', 'tls-server-name']);
 const USER_KEYS = new Set(['token', 'client-certificate', 'client-key', 'client-certificate-data', 'client-key-data', 'exec']);
@@ -225,29 +231,6 @@ function parseKubeconfig(path: string, data: Buffer): Parsed {
   };
 }
 
-// encoding/pem blocks without headers (as client-go's cert.ParseCertsPEM and tls.X509KeyPair read them).
-const PEM_BLOCK = /-----BEGIN ([^\r\n-]*)-----\r?\n([\s\S]*?)-----END \1-----/g;
-
-/** The certificates and the first private key of PEM data; undefined when a block is outside what node-check parses. */
-export function readPem(data: Buffer): { certs: X509Certificate[]; key?: KeyObject } | undefined {
-  const text = data.toString('latin1');
-  const certs: X509Certificate[] = [];
-  let key: KeyObject | undefined;
-  // OpenSSL's parsers (node:crypto, loaded only here: Go's tls.X509KeyPair is not ported yet).
-  const { X509Certificate, createPrivateKey } = lazyBuiltin('node:crypto');
-  for (const block of text.matchAll(PEM_BLOCK)) {
-    const [whole, type, body] = block;
-    if (body!.includes(':')) return undefined;
-    try {
-      if (type === 'CERTIFICATE') certs.push(new X509Certificate(whole));
-      else if (type!.endsWith('PRIVATE KEY') && !key) key = createPrivateKey(whole);
-    } catch {
-      return undefined;
-    }
-  }
-  return { certs, ...(key ? { key } : {}) };
-}
-
 type Bytes = { data: Buffer } | { missing: string } | { undecidable: string };
 
 /** A file clientcmd's validation opens (os.Open) and the transport then reads. */
@@ -263,8 +246,17 @@ function fileBytes(path: string, fileOf: FileOf): Bytes {
   return { data: fact.content.data };
 }
 
+/** The kubeconfig's TLS material as client-go's loadTLSFiles reads it. */
+interface TlsMaterial {
+  readonly caData?: Buffer;
+  readonly certData?: Buffer;
+  readonly keyData?: Buffer;
+  /** client-certificate and client-key are both files: the transport then loads them at the first handshake (ReloadTLSFiles). */
+  readonly certFromFiles: boolean;
+}
+
 /** The kubeconfig at `path` as loadRESTClientConfig / ClientConfig() would take it, with its TLS material. */
-function loadKubeconfig(path: string, fileOf: FileOf, now: Date): Loaded {
+function loadKubeconfig(path: string, fileOf: FileOf): Loaded {
   const fact = fileOf(path);
   if (!fact) return { state: 'undecidable', why: `${path} was not read` };
   if (!fact.exists) {
@@ -290,81 +282,188 @@ function loadKubeconfig(path: string, fileOf: FileOf, now: Date): Loaded {
     if ('missing' in bytes) return { state: 'error', error: `invalid configuration: unable to read ${what} due to ${bytes.missing}`, inexact: true };
     contents.set(file, bytes.data);
   }
-  // The transport (TLSConfigFor): the CA must hold certificates, the client pair must match.
-  if (!cluster.insecure) {
-    const ca = readPem(cluster.caData ?? contents.get(cluster.caFile!)!);
-    if (!ca || ca.certs.length === 0) return { state: 'undecidable', why: `the certificate authority of cluster ${goQuote(clusterName)} in ${path} holds no certificate node-check parses` };
-  }
-  if (user.certFile || user.certData) {
-    const certData = user.certData ?? contents.get(user.certFile!)!;
-    if (!isKeyPair(certData, user.keyData ?? contents.get(user.keyFile!)!)) {
-      return { state: 'undecidable', why: `the client certificate and key of user ${goQuote(userName)} in ${path} are not a pair node-check parses` };
-    }
-    return { state: 'usable', resolved: parsed.resolved, clientCert: { expired: readPem(certData)!.certs.some((c) => new Date(c.validTo).getTime() < now.getTime()) } };
-  }
-  return { state: 'usable', resolved: parsed.resolved };
+  const caData = cluster.insecure ? undefined : cluster.caData ?? contents.get(cluster.caFile!);
+  const certData = user.certData ?? (user.certFile ? contents.get(user.certFile) : undefined);
+  const keyData = user.keyData ?? (user.keyFile ? contents.get(user.keyFile) : undefined);
+  const tls: TlsMaterial = { ...(caData ? { caData } : {}), ...(certData ? { certData } : {}), ...(keyData ? { keyData } : {}), certFromFiles: Boolean(user.certFile && user.keyFile) };
+  return { state: 'usable', resolved: parsed.resolved, tls };
 }
 
-/** Whether PEM data holds a certificate and the key of its first one (tls.X509KeyPair's outcome, where node-check parses both). */
-export function isKeyPair(cert: Buffer, key: Buffer): boolean {
-  const certs = readPem(cert);
-  const keys = readPem(key);
-  return certs !== undefined && certs.certs.length > 0 && keys?.key !== undefined && certs.certs[0]!.checkPrivateKey(keys.key);
+/** The Go builds kubelet's answer depends on (src/kubelet/node-setup/go-builds.ts). */
+export interface GoBuilds {
+  readonly minor: number;
+  /** GODEBUG in kubelet's environment. */
+  readonly godebug?: string | undefined;
+}
+
+/** tls.X509KeyPair(cert, key) across kubelet's Go builds (src/go/tls/key-pair.ts): the leaf, or Go's refusal. */
+export function keyPair(cert: Uint8Array, key: Uint8Array, builds: GoBuilds): KubeletGoAnswer<GoCertificate> {
+  return acrossKubeletGo(builds.minor, builds.godebug, (go) => {
+    const verdict = x509KeyPair(cert, key, go);
+    return 'undecidable' in verdict || !verdict.ok ? verdict : { ok: true, value: verdict.leaf };
+  });
+}
+
+/** client-go's rootCertPool across kubelet's Go builds. */
+function caPool(data: Uint8Array, builds: GoBuilds): KubeletGoAnswer<undefined> {
+  return acrossKubeletGo(builds.minor, builds.godebug, (go) => {
+    const verdict = rootCertPool(data, go);
+    return 'undecidable' in verdict || !verdict.ok ? verdict : { ok: true, value: undefined };
+  });
+}
+
+type Step = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly inexact: boolean } | { readonly undecidable: string };
+const PASSED: Step = { ok: true };
+
+/**
+ * transport.TLSConfigFor (client-go transport.go, v0.24-v0.36), as clientset.NewForConfig reaches
+ * it: the CA pool ("unable to load root certificates: %w"), then tls.X509KeyPair of the client
+ * certificate and key when either is data. Files are loaded at the first TLS handshake, after
+ * kubelet has started: a pair Go refuses there is "cannot tell", not a refusal at start.
+ */
+function transportStep(tls: TlsMaterial, builds: GoBuilds, path: string, userName: string, pair: 'none' | 'data' | 'data-or-files'): Step {
+  if (tls.caData) {
+    const ca = caPool(tls.caData, builds);
+    if ('undecidable' in ca) return { undecidable: `the certificate authority in ${path}: ${ca.undecidable}` };
+    if (!ca.ok) return { ok: false, error: `unable to load root certificates: ${ca.error}`, inexact: ca.inexact };
+  }
+  if (pair === 'none' || !tls.certData || !tls.keyData || (pair === 'data' && tls.certFromFiles)) return PASSED;
+  const loaded = keyPair(tls.certData, tls.keyData, builds);
+  if ('undecidable' in loaded) return { undecidable: `the client certificate and key of user ${goQuote(userName)} in ${path}: ${loaded.undecidable}` };
+  if (loaded.ok) return PASSED;
+  if (tls.certFromFiles) return { undecidable: `kubelet loads the client certificate and key files of user ${goQuote(userName)} in ${path} at its first TLS handshake, after it has started, and Go refuses them there (${loaded.error})` };
+  return { ok: false, error: loaded.error, inexact: loaded.inexact };
 }
 
 /**
- * A certificate manager's store (NewKubeletClientCertificateManager or
- * NewKubeletServerCertificateManager → NewManager → getCurrentCertificateOrBootstrap →
- * fileStore.Current): the current pair in the cert directory if there is one, else the given
- * cert/key files, else the legacy pair; none is no error (the manager requests one). The reason it
- * cannot be decided, or undefined when the store loads.
+ * bootstrap.go isClientConfigStillValid: the transport's TLS config builds, and
+ * certutil.ParseCertsPEM of the client certificate gives certificates none of which has expired
+ * (now.After(NotAfter)). Its errors are logged, not returned: false is "bootstrap".
  */
-export function checkCertStore(certDir: string, userFiles: { certFile?: string; keyFile?: string }, fileOf: FileOf, prefix: CertStorePrefix = 'kubelet-client'): string | undefined {
-  const store = certStoreFiles(certDir, prefix);
-  const stat = (path: string) => fileOf(path);
-  const updated = stat(store.updated);
-  if (!updated || updated.exists || updated.code !== 'ENOENT') return `${store.updated}: the certificate store's recovery of an updated pair is not modelled`;
-  const current = stat(store.current);
-  if (!current) return `${store.current} was not read`;
-  if (current.exists) {
-    if (current.type !== 'file' || !current.content?.ok) return `${store.current} is not a file node-check reads`;
-    return isKeyPair(current.content.data, current.content.data) ? undefined : `${store.current} is not a certificate and key node-check parses`;
+function stillValid(loaded: Extract<Loaded, { state: 'usable' }>, builds: GoBuilds, now: Date, path: string): boolean | { undecidable: string } {
+  const transport = transportStep(loaded.tls, builds, path, loaded.resolved.userName, 'data');
+  if ('undecidable' in transport) return transport;
+  if (!transport.ok) return false;
+  return certificatesValid(loaded.tls, builds, now, path);
+}
+
+function certificatesValid(tls: TlsMaterial, builds: GoBuilds, now: Date, path: string): boolean | { undecidable: string } {
+  if (!tls.certData) return false;
+  const certData = tls.certData;
+  const certs = acrossKubeletGo(builds.minor, builds.godebug, (go) => {
+    const parsed = parseCertsPemFields(certData, go.decoder, go);
+    return 'undecidable' in parsed || !parsed.ok ? parsed : { ok: true, value: parsed.certificates };
+  });
+  if ('undecidable' in certs) return { undecidable: `the client certificate in ${path}: ${certs.undecidable}` };
+  return certs.ok && certs.value.every((c) => now.getTime() <= c.notAfter.getTime());
+}
+
+/** fileExists (certificate_store.go): os.Stat; an error other than "not exist" is returned. */
+function storeFile(path: string, fileOf: FileOf): { data: Buffer } | 'absent' | { undecidable: string } {
+  const fact = fileOf(path);
+  if (!fact) return { undecidable: `${path} was not read` };
+  if (!fact.exists) return fact.code === 'ENOENT' ? 'absent' : { undecidable: `${path} cannot be read here (${fact.code})` };
+  if (fact.type !== 'file' || !fact.content?.ok) return { undecidable: `${path} is not a file node-check reads` };
+  return { data: fact.content.data };
+}
+
+/** What the certificate store gives the certificate manager (see checkCertStore). */
+export interface CertStoreInput {
+  readonly certDir: string;
+  readonly prefix?: CertStorePrefix;
+  /** The store's certFile/keyFile (NewFileStore): the kubeconfig's client certificate files, if any. */
+  readonly certFile?: string | undefined;
+  readonly keyFile?: string | undefined;
+  /** BootstrapCertificatePEM / BootstrapKeyPEM: the kubeconfig's client certificate data, if any. */
+  readonly bootstrapCert?: Buffer | undefined;
+  readonly bootstrapKey?: Buffer | undefined;
+  readonly now: Date;
+}
+
+/**
+ * A certificate manager's start (client-go util/certificate certificate_manager.go NewManager →
+ * getCurrentCertificateOrBootstrap, certificate_store.go fileStore.Current, v0.24-v0.36):
+ * <prefix>-current.pem (tls.LoadX509KeyPair of the file with itself, "could not convert data from
+ * %q into cert/key pair: %v"), else the given certFile and keyFile when both exist, else
+ * <prefix>.crt and .key; a pair whose leaf has expired, or none, falls back to the bootstrap data
+ * (tls.X509KeyPair), and without it the manager starts with no certificate. The error is
+ * NewManager's, unwrapped.
+ */
+export function checkCertStore(input: CertStoreInput, fileOf: FileOf, builds: GoBuilds): Step {
+  const store = certStoreFiles(input.certDir, input.prefix);
+  const updated = fileOf(store.updated);
+  if (!updated || updated.exists || updated.code !== 'ENOENT') return { undecidable: `${store.updated}: the certificate store's recovery of an updated pair is not modelled` };
+  const load = (cert: Buffer, key: Buffer, wrap: (e: string) => string, what: string): { leaf: GoCertificate } | Step => {
+    const loaded = keyPair(cert, key, builds);
+    if ('undecidable' in loaded) return { undecidable: `${what}: ${loaded.undecidable}` };
+    if (!loaded.ok) return { ok: false, error: wrap(loaded.error), inexact: loaded.inexact };
+    return { leaf: loaded.value };
+  };
+  let current: { leaf: GoCertificate } | Step | undefined;
+  const pair = storeFile(store.current, fileOf);
+  if (typeof pair === 'object' && 'undecidable' in pair) return pair;
+  if (pair !== 'absent') current = load(pair.data, pair.data, (e) => `could not convert data from ${goQuote(store.current)} into cert/key pair: ${e}`, store.current);
+  else {
+    for (const [certFile, keyFile] of [[input.certFile, input.keyFile], [store.crt, store.key]] as const) {
+      const cert = certFile ? storeFile(certFile, fileOf) : 'absent';
+      const key = keyFile ? storeFile(keyFile, fileOf) : 'absent';
+      for (const f of [cert, key]) if (typeof f === 'object' && 'undecidable' in f) return f;
+      if (cert !== 'absent' && key !== 'absent') {
+        current = load((cert as { data: Buffer }).data, (key as { data: Buffer }).data, (e) => e, `${certFile} and ${keyFile}`);
+        break;
+      }
+    }
   }
-  if (current.code !== 'ENOENT') return `${store.current} cannot be read here (${current.code})`;
-  // The kubeconfig's files were checked as a pair when the kubeconfig was loaded.
-  if (userFiles.certFile && userFiles.keyFile) return undefined;
-  for (const legacy of [store.crt, store.key]) {
-    const fact = stat(legacy);
-    if (!fact || fact.exists || fact.code !== 'ENOENT') return `${legacy}: the legacy client certificate pair is not modelled`;
-  }
-  return undefined;
+  if (current && !('leaf' in current)) return current;
+  // "if the current cert is expired, fall back to the bootstrap cert": time.Now().Before(NotAfter).
+  if (current && input.now.getTime() < current.leaf.notAfter.getTime()) return PASSED;
+  if (!input.bootstrapCert || !input.bootstrapKey) return PASSED;
+  const boot = load(input.bootstrapCert, input.bootstrapKey, (e) => e, 'the kubeconfig\'s client certificate data');
+  return 'leaf' in boot ? PASSED : boot;
 }
 
 /** What buildKubeletClientConfig does with the node's kubeconfig files (see the file comment). */
 export function checkClientConfig(input: ClientConfigInput, fileOf: FileOf): ClientConfigCheck {
   const { kubeconfig, bootstrapKubeconfig: bootstrap, rotateCertificates: rotate } = input;
   if (kubeconfig === '') return { ok: true };
+  const builds: GoBuilds = { minor: input.minor, godebug: input.godebug };
   const fail = (error: string, inexact: boolean, path: string): ClientConfigCheck => ({ ok: false, error, inexact, path });
   const undecided = (why: string, path: string): ClientConfigCheck => ({ undecidable: why, path });
-  const withStore = (path: string, userFiles: { certFile?: string; keyFile?: string }): ClientConfigCheck => {
-    if (!rotate) return { ok: true };
-    const problem = checkCertStore(input.certDir, userFiles, fileOf);
-    return problem ? undecided(problem, path) : { ok: true };
+  const asCheck = (step: Step, path: string, wrap: (e: string) => string, wrapExact = true): ClientConfigCheck =>
+    'undecidable' in step ? undecided(step.undecidable, path) : step.ok ? { ok: true } : fail(wrap(step.error), step.inexact || !wrapExact, path);
+  // Without rotation: clientset.NewForConfig builds the transport ("failed to initialize kubelet client: %w").
+  const withClient = (loaded: Extract<Loaded, { state: 'usable' }>, path: string) =>
+    asCheck(transportStep(loaded.tls, builds, path, loaded.resolved.userName, 'data-or-files'), path, (e) => `failed to initialize kubelet client: ${e}`);
+  // With rotation: the client certificate manager ("failed to initialize client certificate
+  // manager: %v"), then UpdateTransport's TLSConfigFor of the anonymous config, CA only ("unable to
+  // configure TLS for the rest client: %v"); the second's words were read at 1.31 only (inexact).
+  const withStore = (loaded: Extract<Loaded, { state: 'usable' }>, path: string, user: { certFile?: string; keyFile?: string; bootstrapCert?: Buffer; bootstrapKey?: Buffer }) => {
+    const store = checkCertStore({ certDir: input.certDir, now: input.now, ...user }, fileOf, builds);
+    if (!('ok' in store) || !store.ok) return asCheck(store, 'undecidable' in store ? path : certStoreFiles(input.certDir).current, (e) => `failed to initialize client certificate manager: ${e}`);
+    return asCheck(transportStep(loaded.tls, builds, path, loaded.resolved.userName, 'none'), path, (e) => `unable to configure TLS for the rest client: ${e}`, false);
   };
-  const loaded = loadKubeconfig(kubeconfig, fileOf, input.now);
+  const userFiles = (loaded: Extract<Loaded, { state: 'usable' }>) => {
+    const { certFile, keyFile, certData, keyData } = loaded.resolved.user;
+    return { ...(certFile ? { certFile } : {}), ...(keyFile ? { keyFile } : {}), ...(certData ? { bootstrapCert: certData } : {}), ...(keyData ? { bootstrapKey: keyData } : {}) };
+  };
+  const loaded = loadKubeconfig(kubeconfig, fileOf);
   if (bootstrap === '') {
     const wrap = (e: string) => (rotate ? `unable to load kubeconfig: ${e}` : `invalid kubeconfig: ${e}`);
     switch (loaded.state) {
       case 'missing': return fail(wrap(loaded.error), false, kubeconfig);
       case 'error': return fail(wrap(loaded.error), loaded.inexact, kubeconfig);
       case 'undecidable': return undecided(loaded.why, kubeconfig);
-      case 'usable': return withStore(kubeconfig, loaded.resolved.user);
+      case 'usable': return rotate ? withStore(loaded, kubeconfig, userFiles(loaded)) : withClient(loaded, kubeconfig);
     }
   }
   if (loaded.state === 'undecidable') return undecided(loaded.why, kubeconfig);
   // isClientConfigStillValid: a kubeconfig that loads with an unexpired client certificate is kept.
-  if (loaded.state === 'usable' && loaded.clientCert && !loaded.clientCert.expired) return withStore(kubeconfig, loaded.resolved.user);
-  const boot = loadKubeconfig(bootstrap, fileOf, input.now);
+  if (loaded.state === 'usable') {
+    const valid = stillValid(loaded, builds, input.now, kubeconfig);
+    if (typeof valid === 'object') return undecided(valid.undecidable, kubeconfig);
+    if (valid) return rotate ? withStore(loaded, kubeconfig, userFiles(loaded)) : withClient(loaded, kubeconfig);
+  }
+  const boot = loadKubeconfig(bootstrap, fileOf);
   switch (boot.state) {
     case 'missing':
     case 'error':
@@ -375,6 +474,6 @@ export function checkClientConfig(input: ClientConfigInput, fileOf: FileOf): Cli
       // With rotation kubelet writes a kubeconfig naming <cert-dir>/kubelet-client-current.pem and
       // bootstraps in the background; without it LoadClientCert waits for the API server's certificate.
       if (!rotate) return undecided(`kubelet requests its client certificate from the API server with ${bootstrap} before it goes on (LoadClientCert); whether it gets one is not a node fact`, bootstrap);
-      return withStore(bootstrap, {});
+      return withStore(boot, bootstrap, {});
   }
 }

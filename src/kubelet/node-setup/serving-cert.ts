@@ -12,10 +12,10 @@
  *    certificate manager: unable to set up dynamic certificate manager for kubelet server cert
  *    files: %w". Before 1.31 the files are read when the server starts, after "Started kubelet".
  */
-import { goJoin } from '../../go/index.js';
-import { checkCertStore, isKeyPair, type FileOf } from './kubeconfig.js';
+import { goJoin, goQuote } from '../../go/index.js';
+import { certStoreFiles, checkCertStore, keyPair, type FileOf } from './kubeconfig.js';
 
-export type ServingCertCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly path: string } | { readonly undecidable: string; readonly path?: string };
+export type ServingCertCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly path: string; readonly inexact?: true } | { readonly undecidable: string; readonly path?: string };
 
 export interface ServingCertInput {
   readonly minor: number;
@@ -24,6 +24,9 @@ export interface ServingCertInput {
   readonly tlsPrivateKeyFile: string;
   readonly serverTLSBootstrap: boolean;
   readonly gateEnabled: (gate: string) => boolean;
+  /** GODEBUG in kubelet's environment (the Go builds that parse the pair). */
+  readonly godebug?: string | undefined;
+  readonly now: Date;
 }
 
 /** The files the serving certificate may come from, for discovery. */
@@ -42,9 +45,13 @@ function read(path: string, fileOf: FileOf): Read {
 }
 
 export function checkServingCert(input: ServingCertInput, fileOf: FileOf): ServingCertCheck {
+  const builds = { minor: input.minor, godebug: input.godebug };
   if (input.serverTLSBootstrap && input.gateEnabled('RotateKubeletServerCertificate')) {
-    const problem = checkCertStore(input.certDir, {}, fileOf, 'kubelet-server');
-    return problem ? { undecidable: `the serving certificate store: ${problem}`, path: input.certDir } : { ok: true };
+    // NewKubeletServerCertificateManager: a store without certFile/keyFile or bootstrap data
+    // ("failed to initialize server certificate manager: %v"), wrapped by NewMainKubelet; read at 1.31 only.
+    const store = checkCertStore({ certDir: input.certDir, prefix: 'kubelet-server', now: input.now }, fileOf, builds);
+    if ('undecidable' in store) return { undecidable: `the serving certificate store: ${store.undecidable}`, path: input.certDir };
+    return store.ok ? { ok: true } : { ok: false, error: `failed to initialize certificate manager: failed to initialize server certificate manager: ${store.error}`, path: certStoreFiles(input.certDir, 'kubelet-server').current, inexact: true };
   }
   const defaulted = !input.serverTLSBootstrap && input.tlsCertFile === '' && input.tlsPrivateKeyFile === '';
   const [certFile, keyFile] = defaulted ? servingCertFiles(input.certDir) : [input.tlsCertFile, input.tlsPrivateKeyFile];
@@ -61,6 +68,10 @@ export function checkServingCert(input: ServingCertInput, fileOf: FileOf): Servi
   }
   const certData = (cert as { data: Buffer }).data;
   const keyData = (key as { data: Buffer }).data;
-  if (certData.length === 0 || keyData.length === 0 || !isKeyPair(certData, keyData)) return { undecidable: `${certFile} and ${keyFile} are not a certificate and key node-check parses`, path: certFile! };
-  return { ok: true };
+  const wrap = (e: string) => `failed to initialize file based certificate manager: unable to set up dynamic certificate manager for kubelet server cert files: ${e}`;
+  // DynamicCertKeyPairContent.loadCertKeyPair: empty content, then tls.X509KeyPair.
+  if (certData.length === 0 || keyData.length === 0) return { ok: false, error: wrap(`missing content for serving cert ${goQuote(`kubelet-server-cert-files::${certFile}::${keyFile}`)}`), path: certFile! };
+  const loaded = keyPair(certData, keyData, builds);
+  if ('undecidable' in loaded) return { undecidable: `${certFile} and ${keyFile}: ${loaded.undecidable}`, path: certFile! };
+  return loaded.ok ? { ok: true } : { ok: false, error: wrap(loaded.error), path: certFile!, ...(loaded.inexact ? { inexact: true } : {}) };
 }

@@ -175,6 +175,8 @@ function ordered(context: StartContext): Ordered[] {
     tlsPrivateKeyFile: text('tlsPrivateKeyFile') ?? '',
     serverTLSBootstrap: config['serverTLSBootstrap'] === true,
     gateEnabled: (gate) => context.gateEnabled(gate),
+    godebug: context.model.kubeletEnvironment['GODEBUG'],
+    now: new Date(),
   }, (path) => context.model.files[nodePathKey(path)]);
   if ('undecidable' in serving) items.push({ step: 'run:create-kubelet', outcome: { undecidable: `kubelet's serving certificate: ${serving.undecidable}`, ...(serving.path ? { path: serving.path } : {}) } });
   else if (!serving.ok) {
@@ -184,6 +186,7 @@ function ordered(context: StartContext): Ordered[] {
       message: `Kubelet 1.${context.minor} cannot load its serving certificate (tlsCertFile / tlsPrivateKeyFile, --tls-cert-file / --tls-private-key-file): ${serving.error}.`,
       remediation: 'Restore the serving certificate and key at those paths, or unset tlsCertFile and tlsPrivateKeyFile (kubelet then writes a self-signed pair in --cert-dir), or use serverTLSBootstrap.',
       path: serving.path,
+      ...(serving.inexact ? { inexact: true } : {}),
     } });
   }
   const rank = (step: Ordered['step']) => (step === 'post-start' ? Number.MAX_SAFE_INTEGER : stepIndex(context.minor, step) ?? Number.MAX_SAFE_INTEGER - 1);
@@ -285,6 +288,8 @@ function startInputs(context: StartContext): Ordered[] {
     rotateCertificates: config['rotateCertificates'] === true,
     certDir: flagValue('cert-dir') || DEFAULT_CERT_DIR,
     now: new Date(),
+    minor: context.minor,
+    godebug: context.model.kubeletEnvironment['GODEBUG'],
   }, (path) => context.model.files[nodePathKey(path)]);
   if ('undecidable' in client) items.push({ step: 'run:client-config', outcome: { undecidable: `kubelet's API client: ${client.undecidable}`, path: client.path } });
   else if (!client.ok) {

@@ -1,0 +1,3 @@
+module nodecheck/keypairverdict
+
+go 1.26
