@@ -82,3 +82,28 @@ t.test("host facts come from the given HostIo for any root (the sandbox's record
   const noSwap = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: '1.31.14', hostIo: host(header) });
   t.not(noSwap.findings.find((f) => f.severity === 'error')?.id, withSwap.findings.find((f) => f.severity === 'error')?.id);
 });
+
+t.test("OpenShift's cases: the release's MCO roots, its demo node, and variants of its rendered worker", async (t) => {
+  const { openshiftCasesFor, materializeCase } = (await import('./cases.mjs')) as unknown as {
+    openshiftCasesFor: (release: string) => Array<{ id: string; hash: string; root?: string; removeFiles?: string[] }>;
+    materializeCase: (kase: unknown) => { root: string; cleanup: () => void };
+  };
+  const cases = openshiftCasesFor('4.16');
+  const ids = cases.map((c) => c.id);
+  t.equal(new Set(ids).size, ids.length, 'ids are unique');
+  t.equal(new Set(cases.map((c) => c.hash)).size, cases.length, 'no two cases have the same files');
+  t.ok(ids.includes('mco/ocp-4.16-aws-worker') && ids.includes('example/ocp-4.16-azure-rhel8-worker'));
+  t.notOk(ids.some((id) => id.startsWith('mco/ocp-4.18-')), "another release's roots are not this release's");
+  const missing = cases.find((c) => c.id === 'generated/openshift/credential-plugin-missing')!;
+  const plugin = 'usr/libexec/kubelet-image-credential-provider-plugins/ecr-credential-provider';
+  t.ok(existsSync(join(missing.root!, plugin)), 'the rendered root has the plugin');
+  const { root, cleanup } = materializeCase(missing);
+  try {
+    t.notOk(existsSync(join(root, plugin)), 'the variant takes it away');
+    t.equal(JSON.parse(readFileSync(join(root, 'etc/kubernetes/kubelet.conf'), 'utf8')).protectKernelDefaults, false, "the variants' base does not require the sandbox's kernel tunables");
+  } finally {
+    cleanup();
+  }
+  const rendered = cases.find((c) => c.id === 'mco/ocp-4.16-aws-worker')!;
+  t.equal(JSON.parse(readFileSync(join(rendered.root!, 'etc/kubernetes/kubelet.conf'), 'utf8')).protectKernelDefaults, true, 'the rendered root keeps what the MCO writes');
+});
