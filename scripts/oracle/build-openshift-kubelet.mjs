@@ -9,6 +9,10 @@
 //     repository. Given a bare git directory it uses `git archive`; a blob the git directory lacks
 //     (a partial mirror) is restored from the module that vendor/modules.txt names for its path,
 //     downloaded from the module proxy, and kept only if its git blob hash is the tree's;
+//     MicroShift patches its vendor/ tree after vendoring (scripts/auto-rebase/rebase_patches/*.patch,
+//     applied by its rebase.sh: klog's component-name prefix, the CSI plugin's NodeInfoManager,
+//     kube-apiserver and kube-controller-manager changes); each is reverse-applied, so the tree
+//     is the fork as `go mod vendor` copied it;
 //  2. writes a wrapper main into that tree: cmd/kubelet/kubelet.go of upstream (v1.31.14 in the
 //     module cache) minus the two blank imports MicroShift does not vendor
 //     (k8s.io/component-base/logs/json/register: the JSON log format is not registered;
@@ -26,7 +30,7 @@
 // the locked commit and whose --version prints the expected version is reused.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { oracleCache } from './build-kubelet.mjs';
@@ -108,8 +112,15 @@ function extractFromGitDir(gitDir, commit, dir, log) {
   const absent = blobs.filter((m) => missing.has(m[2]));
   const modulesTxt = git(['show', `${commit}:vendor/modules.txt`]);
   const restored = [];
+  const leftOut = [];
   for (const [, , hash, path] of absent) {
     const module = path.startsWith('vendor/') ? vendoredModule(modulesTxt, path.slice('vendor/'.length)) : undefined;
+    // Outside vendor/ (the fork's own tree under deps/ from 4.18): a test data file (not Go source)
+    // is left out; were it embedded in the binary, go build would fail naming it.
+    if (!module && !path.endsWith('.go') && /\/(testdata|artifacts)\//.test(path)) {
+      leftOut.push(path);
+      continue;
+    }
     if (!module) throw new SourceError(`${gitDir} lacks the blob ${hash} of ${path}, which is not a vendored file: fetch the repository again`);
     const info = JSON.parse(run('go', ['mod', 'download', '-json', `${module.download}@${module.version}`], { env: goEnv({ GOFLAGS: '-mod=mod' }) }));
     if (info.Error) throw new SourceError(`${path}: ${module.download}@${module.version}: ${info.Error}`);
@@ -126,8 +137,21 @@ function extractFromGitDir(gitDir, commit, dir, log) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), content);
   }
+  if (leftOut.length) log(`left out ${leftOut.length} test data file(s) the git directory lacks: ${leftOut.join(', ')}`);
   if (restored.length) log(`restored ${restored.length} blob(s) the git directory lacks, each matching the tree's git hash: ${restored.map((r) => `${r.path} (${r.module})`).join(', ')}`);
-  return restored.map((r) => r.path);
+  return { restored: restored.map((r) => r.path), leftOut };
+}
+
+/**
+ * MicroShift's own patches to the vendored tree, reverse-applied (git apply -R, in order from the
+ * last): the tree is then the fork's. A patch that does not reverse stops the build.
+ */
+function reverseMicroshiftPatches(dir, log) {
+  const patchDir = join(dir, 'scripts/auto-rebase/rebase_patches');
+  const patches = existsSync(patchDir) ? readdirSync(patchDir).filter((f) => f.endsWith('.patch')).sort().reverse() : [];
+  for (const patch of patches) run('git', ['apply', '-R', '--whitespace=nowarn', join(patchDir, patch)], { cwd: dir });
+  if (patches.length) log(`reverse-applied MicroShift's ${patches.length} patch(es) to its vendored tree: ${[...patches].reverse().join(', ')}`);
+  return [...patches].reverse();
 }
 
 /** Makefile.kube_git.var of the tree: the fork's version as MicroShift's build stamps it. */
@@ -155,22 +179,20 @@ export function buildOpenshiftKubelet({ microshift, release, log = (s) => proces
   const commit = locked.microshiftCommit;
   const out = openshiftKubeletPath(release);
   const recordPath = join(out, '..', 'build.json');
-  let dir;
-  let restored = [];
-  if (isGitDir(microshift)) {
-    dir = join(oracleCache(), 'src', `microshift-${commit.slice(0, 12)}`);
-    const stamp = join(dir, '.node-check-extracted');
-    if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== commit) {
-      rmSync(dir, { recursive: true, force: true });
-      log(`extracting openshift/microshift ${commit} (release-${release}) into ${dir}`);
-      restored = extractFromGitDir(microshift, commit, dir, log);
-      writeFileSync(stamp, `${commit}\n`);
-    }
+  // A checkout is read through its git directory, so the user's work tree is never changed.
+  const gitDir = isGitDir(microshift) ? microshift : run('git', ['-C', microshift, 'rev-parse', '--absolute-git-dir']).trim();
+  const dir = join(oracleCache(), 'src', `microshift-${commit.slice(0, 12)}`);
+  let extracted = { restored: [], leftOut: [], reversed: [] };
+  const stamp = join(dir, '.node-check-extracted');
+  // The stamp names the commit and that MicroShift's patches were reversed (an older extraction did not).
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8').trim() !== `${commit} unpatched`) {
+    rmSync(dir, { recursive: true, force: true });
+    log(`extracting openshift/microshift ${commit} (release-${release}) into ${dir}`);
+    extracted = { ...extractFromGitDir(gitDir, commit, dir, log), reversed: reverseMicroshiftPatches(dir, log) };
+    writeFileSync(join(dir, '.node-check-extracted.json'), `${JSON.stringify(extracted)}\n`);
+    writeFileSync(stamp, `${commit} unpatched\n`);
   } else {
-    // A checkout: it must be at the locked commit, so the build is the tree the gate table was read from.
-    dir = microshift;
-    const head = run('git', ['-C', dir, 'rev-parse', 'HEAD']).trim();
-    if (head !== commit) throw new SourceError(`${dir} is at ${head}; release-${release} is locked at ${commit} (scripts/generate/openshift-kubelet-source.lock.json): git -C ${dir} checkout ${commit}`);
+    extracted = JSON.parse(readFileSync(join(dir, '.node-check-extracted.json'), 'utf8'));
   }
   const commitsTxt = readFileSync(join(dir, 'scripts/auto-rebase/commits.txt'), 'utf8');
   const fork = /^https:\/\/github\.com\/openshift\/kubernetes embedded-component ([0-9a-f]{40})$/m.exec(commitsTxt)?.[1];
@@ -180,7 +202,7 @@ export function buildOpenshiftKubelet({ microshift, release, log = (s) => proces
   if (existsSync(out) && existsSync(recordPath)) {
     const record = JSON.parse(readFileSync(recordPath, 'utf8'));
     const printed = spawnSync(out, ['--version'], { encoding: 'utf8' }).stdout?.trim();
-    if (record.microshiftCommit === commit && printed === `Kubernetes ${version}`) return { ...record, path: out, reused: true };
+    if (record.microshiftCommit === commit && record.microshiftPatchesReversed?.length === extracted.reversed.length && printed === `Kubernetes ${version}`) return { ...record, path: out, reused: true };
   }
   mkdirSync(join(dir, WRAPPER_PACKAGE), { recursive: true });
   writeFileSync(join(dir, WRAPPER_PACKAGE, 'main.go'), WRAPPER_MAIN);
@@ -194,7 +216,7 @@ export function buildOpenshiftKubelet({ microshift, release, log = (s) => proces
   const printed = execFileSync(out, ['--version'], { encoding: 'utf8' }).trim();
   if (printed !== `Kubernetes ${version}`) throw new SourceError(`${out} --version printed "${printed}", not "Kubernetes ${version}"`);
   const size = statSync(out).size;
-  const record = { release, kubelet: version, kubeletMinor: Number(vars.KUBE_GIT_MINOR), microshiftCommit: commit, openshiftKubernetesCommit: fork, go: goVersion, cgo: false, tags: [], mod: 'vendor', restoredFromModuleProxy: restored, seconds, size };
+  const record = { release, kubelet: version, kubeletMinor: Number(vars.KUBE_GIT_MINOR), microshiftCommit: commit, openshiftKubernetesCommit: fork, go: goVersion, cgo: false, tags: [], mod: 'vendor', restoredFromModuleProxy: extracted.restored, leftOut: extracted.leftOut, microshiftPatchesReversed: extracted.reversed, seconds, size };
   writeFileSync(recordPath, `${JSON.stringify(record, null, 1)}\n`);
   log(`OpenShift ${release} kubelet ${version}: built in ${seconds} s, ${(size / 1048576).toFixed(1)} MiB`);
   return { ...record, path: out };

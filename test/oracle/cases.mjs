@@ -403,7 +403,7 @@ function mergeConfig(json, snippet) {
 
 /** What the fork differs on, as variants of the rendered worker: [id, { flags, config, configText, files, remove }]. */
 function openshiftVariants(release) {
-  const roles = ['worker', 'master', 'control-plane', 'etcd', 'infra', 'custom-role'];
+  const roles = ['master', 'control-plane', 'etcd', 'infra', 'custom-role'];
   const list = [
     ['openshift/nodelogquery-gate-false', { configEdit: (c) => ({ ...c, featureGates: { ...c.featureGates, NodeLogQuery: false } }) }],
     ['openshift/nodelogquery-gate-true', { configEdit: (c) => ({ ...c, featureGates: { ...c.featureGates, NodeLogQuery: true } }) }],
@@ -541,7 +541,7 @@ export function openshiftCasesFor(release) {
   const baseEntries = [...variedEntries(rendered, { configEdit: (c) => ({ ...c, protectKernelDefaults: false }) })];
   const generic = variants(minor).filter(([id]) => !NOT_ON_OPENSHIFT.test(id));
   const seen = new Set();
-  for (const [id, spec] of [...openshiftVariants(release), ...generic]) {
+  for (const [id, spec] of [['base', {}], ...openshiftVariants(release), ...generic]) {
     const map = variedEntries(baseEntries, spec);
     const hash = hashFiles([...map]);
     // A generic variant that gives this node the same files as one before it (the same unknown gate) is left out.
