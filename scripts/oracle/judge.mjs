@@ -208,7 +208,7 @@ function sampleOf(ids, recorded, k) {
 /** OpenShift's kubelet of a release, as buildKubelet's result, and what its recording names. */
 function openshiftBuild(release, microshift) {
   const built = buildOpenshiftKubelet({ microshift, release });
-  return { version: built.kubelet, path: built.path, minor: built.kubeletMinor, record: { release, microshiftCommit: built.microshiftCommit, openshiftKubernetesCommit: built.openshiftKubernetesCommit, source: 'openshift/microshift vendor/ (scripts/oracle/build-openshift-kubelet.mjs)' } };
+  return { version: built.kubelet, path: built.path, minor: built.kubeletMinor, record: { release, microshiftCommit: built.microshiftCommit, openshiftKubernetesCommit: built.openshiftKubernetesCommit, microshiftPatchesReversed: built.microshiftPatchesReversed, source: 'openshift/microshift vendor/ (scripts/oracle/build-openshift-kubelet.mjs)' } };
 }
 
 async function main() {
