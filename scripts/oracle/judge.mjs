@@ -3,6 +3,12 @@
 // did, in test/oracle/verdicts/1.N.json; with --sample K, re-judges K recorded cases and compares.
 //
 //   npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--new] [--timeout SECONDS]
+//   npm run oracle -- --openshift 4.N [--microshift DIR] [same options]
+//
+// --openshift judges the OpenShift-flavour cases of that release (test/oracle/cases.mjs
+// openshiftCasesFor) with OpenShift's kubelet, built from an openshift/microshift checkout or git
+// directory (--microshift, MICROSHIFT_GIT_DIR; scripts/oracle/build-openshift-kubelet.mjs), into
+// test/oracle/verdicts/openshift-4.N.json.
 //
 // --cases judges only the cases whose id contains SUBSTRING (or one of several, comma-separated), --new only those not recorded with
 // their current hash; both keep the rest of the recording.
@@ -18,9 +24,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildKubelet, oracleCache } from './build-kubelet.mjs';
+import { buildOpenshiftKubelet } from './build-openshift-kubelet.mjs';
 import { SourceError } from '../generate/kubernetes-source.mjs';
-import { casesFor, materializeCase } from '../../test/oracle/cases.mjs';
-import { normalizeOutput, verdictsPath } from '../../test/oracle/verdicts.mjs';
+import { casesFor, materializeCase, openshiftCasesFor } from '../../test/oracle/cases.mjs';
+import { normalizeOutput, openshiftVerdictsPath, verdictsPath } from '../../test/oracle/verdicts.mjs';
 import { recordHostIo } from './host-io.mjs';
 import { importTs } from './import-ts.mjs';
 
@@ -71,11 +78,13 @@ function nodeCheckView(root, unit, version) {
 }
 
 /** Every endpoint kubelet may dial: the flag's, any containerRuntimeEndpoint/imageServiceEndpoint in the case's files, the default. */
-function endpointsOf(argv, root, kase) {
+function endpointsOf(argv, root, kase, { barePaths = false } = {}) {
   const endpoints = new Set([DEFAULT_ENDPOINT]);
   for (const arg of argv) {
     const m = /^--?(?:container-runtime-endpoint|image-service-endpoint)=(.+)$/.exec(arg);
-    if (m) endpoints.add(m[1]);
+    // A bare path is dialled as unix:// (kubelet's deprecated fallback, pkg/kubelet/util/util_unix.go
+    // parseEndpointWithFallbackProtocol): OpenShift's unit says /var/run/crio/crio.sock.
+    if (m) endpoints.add(barePaths && m[1].startsWith('/') ? `unix://${m[1]}` : m[1]);
   }
   const texts = kase.files ? Object.values(kase.files).map((f) => String(f.content)) : [];
   if (kase.root) {
@@ -127,21 +136,41 @@ function runSandbox({ root, kubelet, argv, endpoints, fakecri, timeoutMs }) {
   });
 }
 
-export async function judgeCase(kase, { minor, version, kubelet, fakecri, timeoutMs }) {
+/**
+ * OpenShift's ExecStart runs kubelet through the MCO's kubenswrapper, which execs
+ * /usr/bin/kubensenter "$@" when that exists and else "$@" (templates/…/kubenswrapper.yaml):
+ * without kubensenter in the root, the argv kubelet gets is the rest. undefined: not that wrapper.
+ */
+function unwrapKubenswrapper(argv, root) {
+  if (!argv[0]?.endsWith('/kubenswrapper')) return argv;
+  // A fixture without the wrapper (the hand-written ones copy only kubelet's files) is taken to
+  // have the MCO's; where node-check says systemd refuses a missing one, the case is not judged.
+  let script = 'exec "$@"';
+  try {
+    script = readFileSync(join(root, argv[0]), 'utf8');
+  } catch {}
+  if (!/^\s*exec "\$@"$/m.test(script) || existsSync(join(root, 'usr/bin/kubensenter'))) return undefined;
+  return argv.slice(1);
+}
+
+export async function judgeCase(kase, { minor, version, kubelet, fakecri, timeoutMs, openshift }) {
   const { root, cleanup } = materializeCase(kase);
   try {
     const view = nodeCheckView(root, kase.unit, version);
-    if (view.flavor === 'openshift') return { caseHash: kase.hash, outcome: 'not-judged', reason: 'node-check reads this node as OpenShift: the upstream kubelet is not its judge' };
+    if (view.flavor === 'openshift' && !openshift) return { caseHash: kase.hash, outcome: 'not-judged', reason: 'node-check reads this node as OpenShift: the upstream kubelet is not its judge' };
+    if (view.flavor !== 'openshift' && openshift) return { caseHash: kase.hash, outcome: 'not-judged', reason: `node-check reads this node as ${view.flavor ?? 'not OpenShift'}: OpenShift's kubelet is not its judge` };
     // systemd's own refusals (missing EnvironmentFile=, ExecStart= binary, masked unit) come before
     // kubelet runs; the sandbox binds kubelet at ExecStart= and runs the argv itself, so it cannot see them.
     if (view.firstError?.startsWith('systemd-')) return { caseHash: kase.hash, outcome: 'not-judged', reason: `node-check answers with systemd's refusal (${view.firstError}), which the sandbox does not reproduce` };
     if (view.argv.length === 0) return { caseHash: kase.hash, outcome: 'not-judged', reason: 'the unit has no ExecStart: nothing for kubelet to run' };
-    const endpoints = endpointsOf(view.argv, root, kase);
-    const run = await runSandbox({ root, kubelet, argv: view.argv, endpoints, fakecri, timeoutMs });
+    const argv = openshift ? unwrapKubenswrapper(view.argv, root) : view.argv;
+    if (!argv) return { caseHash: kase.hash, outcome: 'not-judged', reason: `${view.argv[0]} is not the MCO's kubenswrapper without kubensenter: the sandbox cannot run it` };
+    const endpoints = endpointsOf(argv, root, kase, { barePaths: Boolean(openshift) });
+    const run = await runSandbox({ root, kubelet, argv, endpoints, fakecri, timeoutMs });
     const normalized = normalizeOutput(run.output);
     return {
       caseHash: kase.hash,
-      argv: view.argv,
+      argv,
       criEndpoints: endpoints,
       outcome: run.outcome,
       exit: run.exit,
@@ -156,8 +185,9 @@ export async function judgeCase(kase, { minor, version, kubelet, fakecri, timeou
 function parseArgs(argv) {
   const value = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
   const minor = Number(/^1\.(\d+)$/.exec(value('--minor') ?? '')?.[1]);
-  if (!Number.isInteger(minor)) throw new SourceError('usage: npm run oracle -- --minor 1.N [--sample K] [--cases SUBSTRING] [--new] [--timeout SECONDS]');
-  return { minor, sample: value('--sample') === undefined ? undefined : Number(value('--sample')), only: value('--cases'), fresh: argv.includes('--new'), timeoutMs: Number(value('--timeout') ?? 40) * 1000 };
+  const openshift = /^\d+\.\d+$/.test(value('--openshift') ?? '') ? value('--openshift') : undefined;
+  if (!Number.isInteger(minor) && !openshift) throw new SourceError('usage: npm run oracle -- --minor 1.N | --openshift 4.N [--microshift DIR] [--sample K] [--cases SUBSTRING] [--new] [--timeout SECONDS]');
+  return { minor, openshift, microshift: value('--microshift') ?? process.env.MICROSHIFT_GIT_DIR ?? '/work/.mirror/openshift+microshift/repo', sample: value('--sample') === undefined ? undefined : Number(value('--sample')), only: value('--cases'), fresh: argv.includes('--new'), timeoutMs: Number(value('--timeout') ?? 40) * 1000 };
 }
 
 /** Equal words, or the same words in another order: kubelet lists some sets in Go map order
@@ -175,16 +205,24 @@ function sampleOf(ids, recorded, k) {
   return [...ids].sort((a, b) => (recorded[a].caseHash < recorded[b].caseHash ? -1 : 1)).slice(0, k);
 }
 
+/** OpenShift's kubelet of a release, as buildKubelet's result, and what its recording names. */
+function openshiftBuild(release, microshift) {
+  const built = buildOpenshiftKubelet({ microshift, release });
+  return { version: built.kubelet, path: built.path, minor: built.kubeletMinor, record: { release, microshiftCommit: built.microshiftCommit, openshiftKubernetesCommit: built.openshiftKubernetesCommit, microshiftPatchesReversed: built.microshiftPatchesReversed, source: 'openshift/microshift vendor/ (scripts/oracle/build-openshift-kubelet.mjs)' } };
+}
+
 async function main() {
-  const { minor, sample, only, fresh, timeoutMs } = parseArgs(process.argv.slice(2));
+  const { minor: upstreamMinor, openshift, microshift, sample, only, fresh, timeoutMs } = parseArgs(process.argv.slice(2));
   if (process.getuid?.() !== 0) throw new SourceError('the sandbox needs root (mount and PID namespaces, overlayfs)');
   if (!existsSync(BUNDLE)) throw new SourceError(`${BUNDLE} is missing: run node scripts/build.mjs`);
-  const built = buildKubelet(minor);
+  const built = openshift ? openshiftBuild(openshift, microshift) : buildKubelet(upstreamMinor);
+  const minor = openshift ? built.minor : upstreamMinor;
   const fakecri = buildFakeCri();
   const host = await sandboxHost();
-  const path = verdictsPath(minor);
-  const cases = casesFor(minor).filter((c) => !only || only.split(',').some((part) => c.id.includes(part)));
-  const context = { minor, version: built.version, kubelet: built.path, fakecri, timeoutMs };
+  const path = openshift ? openshiftVerdictsPath(openshift) : verdictsPath(minor);
+  const allCases = openshift ? openshiftCasesFor(openshift) : casesFor(minor);
+  const cases = allCases.filter((c) => !only || only.split(',').some((part) => c.id.includes(part)));
+  const context = { minor, version: built.version, kubelet: built.path, fakecri, timeoutMs, openshift };
   if (sample !== undefined) {
     const recording = JSON.parse(readFileSync(path, 'utf8'));
     const byId = new Map(cases.map((c) => [c.id, c]));
@@ -212,12 +250,12 @@ async function main() {
     process.stderr.write(`[${++n}/${todo.length}] ${kase.id}: ${verdict.outcome}${verdict.exit != null ? ` ${verdict.exit}` : ''} ${(verdict.logLine ?? verdict.reason ?? '').split('\n')[0]}\n`);
   }
   // A case that no longer exists (renamed, or no longer generated for this minor) leaves the recording.
-  const current = new Set(casesFor(minor).map((c) => c.id));
+  const current = new Set(allCases.map((c) => c.id));
   for (const id of Object.keys(results)) if (!current.has(id)) delete results[id];
   const recording = {
     schema: 1,
     kubelet: built.version,
-    build: { go: host.summary.go, cgo: false, module: `scripts/oracle/kubelet/1.${minor}` },
+    build: openshift ? { go: host.summary.go, cgo: false, ...built.record } : { go: host.summary.go, cgo: false, module: `scripts/oracle/kubelet/1.${minor}` },
     host: host.summary,
     hostIo: host.io,
     timeoutSeconds: timeoutMs / 1000,

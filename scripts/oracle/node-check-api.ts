@@ -2,3 +2,4 @@
 // the check the CLI runs, and the host-fact discovery whose reads the judge records.
 export { checkNode } from '../../src/check-node.js';
 export { discoverHostFacts, NODE_HOST_IO, type HostIo } from '../../src/discover/host-facts.js';
+export { HOST_FINDING } from '../../src/host-facts/check-host.js';

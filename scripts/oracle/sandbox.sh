@@ -22,6 +22,9 @@ r=$work/root
 # PID namespace, /sys and /dev (with /dev/kmsg, which the OOM watcher opens) bound from the host.
 mkdir -p "$r/proc" "$r/sys" "$r/dev" "$r/tmp"
 mount -t proc proc "$r/proc"
+# Read-only kernel tunables: kubelet with protectKernelDefaults false writes vm.* and kernel.* (the
+# container manager's setupKernelTunables, after "Started kubelet"), which are the host's, not the namespace's.
+mount --bind "$r/proc/sys" "$r/proc/sys" && mount -o remount,bind,ro "$r/proc/sys"
 mount --rbind /sys "$r/sys"
 mount --rbind /dev "$r/dev"
 mount -t tmpfs tmpfs "$r/tmp"

@@ -8,7 +8,7 @@
 // A case's hash covers every file (path, mode, bytes) of its root, so a recorded verdict whose
 // inputs changed is stale. Plain JS, Go-free: used by the comparison in npm test.
 import { createHash } from 'node:crypto';
-import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -353,5 +353,205 @@ export function materializeCase(kase) {
     writeFileSync(join(dir, path), content);
     chmodSync(join(dir, path), mode);
   }
+  // An OpenShift variant may take files (or a directory, ending in /) away from its base root.
+  for (const path of kase.removeFiles ?? []) rmSync(join(dir, path), { recursive: true, force: true });
   return { root: dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+// ---- OpenShift: cases OpenShift's kubelet judges (scripts/oracle/build-openshift-kubelet.mjs) ----
+// Per OpenShift release 4.N (its kubelet minor from scripts/generate/openshift-kubelet-source.lock.json):
+//  - fixture: the OpenShift-flavour fixtures in test/fixtures/nodes/ that expect that kubelet minor;
+//  - mco: the roots rendered from the machine-config operator's templates for that release
+//    (test/fixtures/generated/openshift/ocp-4.N-*, scripts/fixtures/openshift-node-roots.mjs);
+//  - example: the demo node examples/ocp-4.N-*;
+//  - generated: the release's rendered AWS worker with one input varied: the generic variants
+//    above (flags, gates, fields, values, credential providers) where they apply to that node, and
+//    what the fork differs on (NodeLogQuery's default, node-role labels, unknown and fork-only
+//    gates, --max-housekeeping-interval, the credential-provider plugin of the 4.16 incident).
+export const OPENSHIFT_FIXTURES_DIR = fileURLToPath(new URL('../fixtures/generated/openshift/', import.meta.url));
+export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
+const OPENSHIFT_LOCK = new URL('../../scripts/generate/openshift-kubelet-source.lock.json', import.meta.url);
+
+/** The kubelet minor an OpenShift release ships (the lock read from MicroShift's vendored fork). */
+export function openshiftKubeletMinor(release) {
+  const locked = JSON.parse(readFileSync(OPENSHIFT_LOCK, 'utf8')).releases[release];
+  if (!locked) throw new Error(`OpenShift ${release} is not in scripts/generate/openshift-kubelet-source.lock.json`);
+  return locked.kubeletMinor;
+}
+
+const OCP_UNIT = '/etc/systemd/system/kubelet.service';
+const OCP_CONFIG = '/etc/kubernetes/kubelet.conf';
+const OCP_PLUGIN_DIR = '/usr/libexec/kubelet-image-credential-provider-plugins';
+const OCP_ECR_CONFIG = '/etc/kubernetes/credential-providers/ecr-credential-provider.yaml';
+
+/** Top-level keys of a YAML snippet written as `key: value` lines (the variants' `config`). */
+function snippetKeys(snippet) {
+  return new Set([...snippet.matchAll(/^([A-Za-z]\w*):/gm)].map((m) => m[1]));
+}
+
+/**
+ * The MCO's kubelet.conf (JSON) with a variant's YAML snippet: each top-level field the snippet
+ * does not set, one per line as a JSON value (YAML reads JSON), then the snippet. Kubelet reads
+ * it as it reads the JSON (sigs.k8s.io/yaml converts both).
+ */
+function mergeConfig(json, snippet) {
+  const config = JSON.parse(json);
+  const keys = snippetKeys(snippet);
+  const kept = Object.entries(config).filter(([k]) => !keys.has(k)).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+  return `${kept.join('\n')}\n${snippet}\n`;
+}
+
+/** What the fork differs on, as variants of the rendered worker: [id, { flags, config, configText, files, remove }]. */
+function openshiftVariants(release) {
+  const roles = ['master', 'control-plane', 'etcd', 'infra', 'custom-role'];
+  const list = [
+    ['openshift/nodelogquery-gate-false', { configEdit: (c) => ({ ...c, featureGates: { ...c.featureGates, NodeLogQuery: false } }) }],
+    ['openshift/nodelogquery-gate-true', { configEdit: (c) => ({ ...c, featureGates: { ...c.featureGates, NodeLogQuery: true } }) }],
+    ['openshift/nodelogquery-flag-false', { flags: '--feature-gates=NodeLogQuery=false' }],
+    ['openshift/system-log-query-false', { configEdit: (c) => ({ ...c, enableSystemLogQuery: false }) }],
+    ['openshift/system-log-handler-false', { configEdit: (c) => ({ ...c, enableSystemLogHandler: false }) }],
+    ['openshift/feature-gates-removed', { configEdit: ({ featureGates, ...c }) => c }],
+    ['openshift/feature-gates-unknown-only', { configEdit: (c) => ({ ...c, featureGates: { NoSuchOpenShiftGate: true } }) }],
+    ['openshift/gate-flag-unknown', { flags: '--feature-gates=NoSuchGate=true' }],
+    ['openshift/gate-flag-bad-value', { flags: '--feature-gates=NodeLogQuery=maybe' }],
+    ['openshift/gate-config-bad-value', { configEdit: (c) => ({ ...c, featureGates: { ...c.featureGates, NodeLogQuery: 'maybe' } }) }],
+    ['openshift/gate-upstream-only', { flags: '--feature-gates=KubeletPodResourcesGetAllocatable=true' }],
+    ['openshift/gate-route-external-certificate', { flags: '--feature-gates=RouteExternalCertificate=true' }],
+    ['openshift/gate-all-alpha', { flags: '--feature-gates=AllAlpha=true' }],
+    ['openshift/gate-all-beta-false', { flags: '--feature-gates=AllBeta=false' }],
+    ...roles.map((r) => [`openshift/node-labels-role-${r}`, { unitEdit: (u) => u.replace('--node-labels=node-role.kubernetes.io/worker,', `--node-labels=node-role.kubernetes.io/${r},`) }]),
+    ['openshift/node-labels-role-with-value', { unitEdit: (u) => u.replace('--node-labels=node-role.kubernetes.io/worker,', '--node-labels=node-role.kubernetes.io/worker=true,') }],
+    ['openshift/node-labels-kubernetes-io-forbidden', { flags: '--node-labels=kubernetes.io/role=worker' }],
+    ['openshift/node-labels-node-restriction', { flags: '--node-labels=node-restriction.kubernetes.io/pool=a' }],
+    ['openshift/node-labels-k8s-io-forbidden', { flags: '--node-labels=k8s.io/pool=a' }],
+    ['openshift/node-labels-instance-type', { flags: '--node-labels=node.kubernetes.io/instance-type=m5.large' }],
+    ['openshift/node-labels-openshift-io', { flags: '--node-labels=node.openshift.io/pool=a' }],
+    ['openshift/max-housekeeping-interval', { flags: '--max-housekeeping-interval=15s' }],
+    ['openshift/max-housekeeping-interval-bad', { flags: '--max-housekeeping-interval=often' }],
+    ['openshift/max-housekeeping-interval-negative', { flags: '--max-housekeeping-interval=-10s' }],
+    ['openshift/housekeeping-interval', { flags: '--housekeeping-interval=20s' }],
+    ['openshift/credential-plugin-missing', { remove: [`${OCP_PLUGIN_DIR}/ecr-credential-provider`] }],
+    ['openshift/credential-plugin-not-executable', { files: { [`${OCP_PLUGIN_DIR}/ecr-credential-provider`]: { content: '#!/bin/sh\necho {}\n', mode: 0o644 } } }],
+    ['openshift/credential-config-missing', { remove: [OCP_ECR_CONFIG] }],
+    ['openshift/credential-config-empty', { files: { [OCP_ECR_CONFIG]: '' } }],
+    ['openshift/credential-config-unknown-field', { fileEdit: { [OCP_ECR_CONFIG]: (t) => `${t.trimEnd()}\nnoSuchField: 1\n` } }],
+    ['openshift/credential-bin-dir-missing', { remove: [`${OCP_PLUGIN_DIR}/ecr-credential-provider`, `${OCP_PLUGIN_DIR}/`] }],
+    ['openshift/credential-disable-cloud-providers-false', { configEdit: (c) => ({ ...c, featureGates: { ...c.featureGates, DisableKubeletCloudCredentialProviders: false } }) }],
+    ['openshift/client-ca-missing', { remove: ['/etc/kubernetes/kubelet-ca.crt'] }],
+    ['openshift/kubeconfig-missing', { remove: ['/var/lib/kubelet/kubeconfig'] }],
+    ['openshift/bootstrap-kubeconfig-missing', { remove: ['/etc/kubernetes/kubeconfig'] }],
+    ['openshift/client-cert-missing', { remove: ['/var/lib/kubelet/pki/kubelet-client-current.pem'] }],
+    ['openshift/system-reserved-empty-cpu', { fileEdit: { '/etc/node-sizing.env': (t) => t.replace(/^SYSTEM_RESERVED_CPU=.*$/m, 'SYSTEM_RESERVED_CPU=') } }],
+    ['openshift/system-reserved-bad-memory', { fileEdit: { '/etc/node-sizing.env': (t) => t.replace(/^SYSTEM_RESERVED_MEMORY=.*$/m, 'SYSTEM_RESERVED_MEMORY=lots') } }],
+    ['openshift/log-level-bad', { unitEdit: (u) => u.replace('--v=${KUBELET_LOG_LEVEL}', '--v=loud') }],
+    ['openshift/endpoint-unix-url', { unitEdit: (u) => u.replace('--container-runtime-endpoint=/var/run/crio/crio.sock', '--container-runtime-endpoint=unix:///var/run/crio/crio.sock') }],
+    ['openshift/cgroup-driver-cgroupfs', { configEdit: (c) => ({ ...c, cgroupDriver: 'cgroupfs' }) }],
+    ['openshift/system-cgroups-without-root', { configEdit: ({ cgroupRoot, ...c }) => c }],
+    ['openshift/protect-kernel-defaults-true', { configEdit: (c) => ({ ...c, protectKernelDefaults: true }) }],
+    ['openshift/config-json-syntax', { fileEdit: { [OCP_CONFIG]: (t) => t.slice(0, -2) } }],
+    ['openshift/config-unknown-field', { configEdit: (c) => ({ ...c, noSuchField: 1 }) }],
+    ['openshift/config-missing', { remove: [OCP_CONFIG] }],
+    ['openshift/flag-cloud-provider-aws', { unitEdit: (u) => u.replace('--cloud-provider=external', '--cloud-provider=aws') }],
+    ['openshift/flag-cloud-provider-empty', { unitEdit: (u) => u.replace('--cloud-provider=external', '--cloud-provider=') }],
+  ];
+  return list;
+}
+
+// Generic variants that name paths the OpenShift node uses otherwise (its KubeletConfiguration is
+// /etc/kubernetes/kubelet.conf) or rebuild the standalone base config.
+const NOT_ON_OPENSHIFT = /^(kubeconfig-|flag-kubeconfig-missing$|flag-rotate-certificates-kubeconfig-missing$|config-client-ca-missing$)/;
+
+/** The entries of a root, with a variant applied: files written or edited, paths removed. */
+function variedEntries(entries, spec) {
+  const map = new Map(entries);
+  const text = (path) => map.get(path).content.toString('utf8');
+  const put = (path, f) => {
+    const file = typeof f === 'string' ? { content: f, mode: 0o644 } : f;
+    map.set(path, { mode: file.mode, content: Buffer.from(file.content) });
+  };
+  let unit = text(OCP_UNIT);
+  if (spec.unitEdit) unit = spec.unitEdit(unit);
+  if (spec.flags) unit = unit.replace('--v=${KUBELET_LOG_LEVEL}', `--v=\${KUBELET_LOG_LEVEL} ${spec.flags}`);
+  if (unit !== text(OCP_UNIT)) put(OCP_UNIT, { content: unit, mode: map.get(OCP_UNIT).mode });
+  if (spec.configEdit) put(OCP_CONFIG, JSON.stringify(spec.configEdit(JSON.parse(text(OCP_CONFIG)))));
+  if (spec.config) put(OCP_CONFIG, mergeConfig(text(OCP_CONFIG), spec.config));
+  if (spec.configText !== undefined) put(OCP_CONFIG, spec.configText);
+  if (spec.noConfig) map.delete(OCP_CONFIG);
+  for (const [path, edit] of Object.entries(spec.fileEdit ?? {})) put(path, { content: edit(text(path)), mode: map.get(path).mode });
+  for (const [path, f] of Object.entries(spec.files ?? {})) {
+    // A generic variant's config file for credential providers sits beside the node's.
+    put(path, f);
+  }
+  for (const path of spec.remove ?? []) map.delete(path);
+  return map;
+}
+
+function fixtureRoot(dir, name) {
+  const root = join(dir, name, 'root');
+  try {
+    return lstatSync(root).isDirectory() ? root : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A root's case: unchanged, or with what it names but lacks (completionFiles) added. */
+function rootCases(id, root, unit, minor) {
+  const entries = treeEntries(root);
+  const cases = [{ id, kind: 'fixture', root, unit, hash: hashFiles(entries) }];
+  const extra = completionFiles(minor, entries);
+  if (Object.keys(extra).length > 0) {
+    const all = [...entries, ...Object.entries(extra).map(([p, f]) => [p, { mode: f.mode, content: Buffer.from(f.content) }])];
+    cases.push({ id: id.replace(/^(\w+)\//, '$1-completed/'), kind: 'fixture', root, extraFiles: extra, unit, hash: hashFiles(all) });
+  }
+  return cases;
+}
+
+/** The cases OpenShift's kubelet of one release judges (same shape as casesFor's). */
+export function openshiftCasesFor(release) {
+  const minor = openshiftKubeletMinor(release);
+  const cases = [];
+  for (const name of readdirSync(FIXTURES_DIR).sort()) {
+    let spec;
+    try {
+      spec = JSON.parse(readFileSync(join(FIXTURES_DIR, name, 'case.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (!(name.startsWith('ocp-') || name.startsWith('start-ocp-') || spec.kubeletFlavor === 'openshift') || !spec.expect?.[`1.${minor}`]) continue;
+    cases.push(...rootCases(`fixture/${name}`, join(FIXTURES_DIR, name, 'root'), spec.unit ?? 'kubelet.service', minor));
+  }
+  const mcoRoots = readdirSync(OPENSHIFT_FIXTURES_DIR).filter((n) => n.startsWith(`ocp-${release}-`) && fixtureRoot(OPENSHIFT_FIXTURES_DIR, n)).sort();
+  for (const name of mcoRoots) {
+    const spec = JSON.parse(readFileSync(join(OPENSHIFT_FIXTURES_DIR, name, 'case.json'), 'utf8'));
+    cases.push(...rootCases(`mco/${name}`, fixtureRoot(OPENSHIFT_FIXTURES_DIR, name), spec.unit ?? 'kubelet.service', minor));
+  }
+  // The example's root holds its README and provenance beside the node's files: not node files, but
+  // hashed like them (a changed README makes its verdict stale, which is harmless).
+  for (const name of readdirSync(EXAMPLES_DIR).filter((n) => n.startsWith(`ocp-${release}-`) && existsSync(join(EXAMPLES_DIR, n, 'etc'))).sort()) {
+    cases.push(...rootCases(`example/${name}`, join(EXAMPLES_DIR, name), 'kubelet.service', minor));
+  }
+  const base = fixtureRoot(OPENSHIFT_FIXTURES_DIR, `ocp-${release}-aws-worker`);
+  if (!base) return cases;
+  // The variants' base says protectKernelDefaults: false (the MCO renders true): kubelet checks the
+  // kernel tunables only after "Started kubelet" (pkg/kubelet/cm/container_manager_linux.go
+  // setupNode), where the oracle does not look, and the sandbox host's are not kubelet's, so with
+  // true every variant that starts would show only that. The rendered roots keep true.
+  const rendered = treeEntries(base);
+  const baseEntries = [...variedEntries(rendered, { configEdit: (c) => ({ ...c, protectKernelDefaults: false }) })];
+  const generic = variants(minor).filter(([id]) => !NOT_ON_OPENSHIFT.test(id));
+  const seen = new Set();
+  for (const [id, spec] of [['base', {}], ...openshiftVariants(release), ...generic]) {
+    const map = variedEntries(baseEntries, spec);
+    const hash = hashFiles([...map]);
+    // A generic variant that gives this node the same files as one before it (the same unknown gate) is left out.
+    if (seen.has(hash)) continue;
+    seen.add(hash);
+    // Written over a copy of the rendered root: every file that differs from it, and what it lacks.
+    const original = new Map(rendered);
+    const changed = Object.fromEntries([...map].filter(([p, e]) => e.content !== undefined && original.get(p)?.content?.equals(e.content) !== true).map(([p, e]) => [p, { content: e.content, mode: e.mode }]));
+    const removed = rendered.map(([p]) => p).filter((p) => !map.has(p));
+    cases.push({ id: `generated/${id}`, kind: 'generated', root: base, extraFiles: changed, removeFiles: removed, unit: 'kubelet.service', hash });
+  }
+  return cases;
 }

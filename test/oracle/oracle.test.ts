@@ -82,3 +82,57 @@ t.test("host facts come from the given HostIo for any root (the sandbox's record
   const noSwap = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: '1.31.14', hostIo: host(header) });
   t.not(noSwap.findings.find((f) => f.severity === 'error')?.id, withSwap.findings.find((f) => f.severity === 'error')?.id);
 });
+
+t.test("OpenShift's cases: the release's MCO roots, its demo node, and variants of its rendered worker", async (t) => {
+  const { openshiftCasesFor, materializeCase } = await import('./cases.mjs');
+  const cases = openshiftCasesFor('4.16');
+  const ids = cases.map((c) => c.id);
+  t.equal(new Set(ids).size, ids.length, 'ids are unique');
+  t.equal(new Set(cases.map((c) => c.hash)).size, cases.length, 'no two cases have the same files');
+  t.ok(ids.includes('mco/ocp-4.16-aws-worker') && ids.includes('example/ocp-4.16-azure-rhel8-worker'));
+  t.notOk(ids.some((id) => id.startsWith('mco/ocp-4.18-')), "another release's roots are not this release's");
+  const missing = cases.find((c) => c.id === 'generated/openshift/credential-plugin-missing')!;
+  const plugin = 'usr/libexec/kubelet-image-credential-provider-plugins/ecr-credential-provider';
+  t.ok(existsSync(join(missing.root!, plugin)), 'the rendered root has the plugin');
+  const { root, cleanup } = materializeCase(missing);
+  try {
+    t.notOk(existsSync(join(root, plugin)), 'the variant takes it away');
+    t.equal(JSON.parse(readFileSync(join(root, 'etc/kubernetes/kubelet.conf'), 'utf8')).protectKernelDefaults, false, "the variants' base does not require the sandbox's kernel tunables");
+  } finally {
+    cleanup();
+  }
+  const rendered = cases.find((c) => c.id === 'mco/ocp-4.16-aws-worker')!;
+  t.equal(JSON.parse(readFileSync(join(rendered.root!, 'etc/kubernetes/kubelet.conf'), 'utf8')).protectKernelDefaults, true, 'the rendered root keeps what the MCO writes');
+});
+
+t.test('kubelet started and node-check fails only after "Started kubelet": agreement on what the oracle sees, marked', async (t) => {
+  const { compareCase } = await import('../../scripts/oracle/compare.mjs');
+  const { openshiftCasesFor } = await import('./cases.mjs');
+  const kase = openshiftCasesFor('4.16').find((c) => c.id === 'mco/ocp-4.16-aws-worker')!;
+  const { HOST_FINDING } = await import('../../src/host-facts/check-host.js');
+  const answering = (ids: string[]) => ({ HOST_FINDING, checkNode: async () => ({ kubeletWillStart: false, findings: ids.map((id) => ({ id, severity: 'error' })) }) });
+  const recording = { kubelet: 'v1.29.14', hostIo: { files: {}, statfs: {} } };
+  const started = { caseHash: kase.hash, outcome: 'started', criEndpoints: [] };
+  const afterStart = await compareCase(answering([HOST_FINDING.kernelTunables]), recording, kase, started);
+  t.same([afterStart.agree, afterStart.unseen], [true, HOST_FINDING.kernelTunables]);
+  const before = await compareCase(answering([HOST_FINDING.kernelTunables, 'kubelet-flag-unknown']), recording, kase, started);
+  t.equal(before.agree, false, 'an error before "Started kubelet" beside it is a disagreement');
+  t.match(before.problem, /kubelet started; node-check: kubeletWillStart false/);
+});
+
+const openshiftRecorded = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^openshift-\d+\.\d+\.json$/.test(f)) : [];
+t.test("OpenShift's recordings get their own line, in the total, and fail on a stale verdict", { skip: openshiftRecorded.length === 0 ? 'no OpenShift recording' : false }, async (t) => {
+  const dir = t.testdir();
+  const file = openshiftRecorded[0]!;
+  copyFileSync(join(VERDICTS_DIR, file), join(dir, file));
+  const recording = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { results: Record<string, { caseHash: string; outcome: string }> };
+  const [id, verdict] = Object.entries(recording.results).find(([, v]) => v.outcome !== 'not-judged')!;
+  verdict.caseHash = `sha256:${'0'.repeat(64)}`;
+  writeFileSync(join(dir, file), JSON.stringify(recording));
+  const { NODE_V8_COVERAGE: _coverage, ...env } = process.env;
+  const run = spawnSync(process.execPath, [COMPARE], { encoding: 'utf8', env: { ...env, NODE_CHECK_ORACLE_VERDICTS: dir }, timeout: 240_000 });
+  t.equal(run.status, 1);
+  t.match(run.stdout, `  ${id}: stale: `);
+  const release = file.slice('openshift-'.length, -'.json'.length).replace('.', '\\.');
+  t.match(run.stdout, new RegExp(`^openshift ${release} \\(kubelet 1\\.\\d+\\): (\\d+)/\\d+ verdicts agree \\(\\d+ judged by the real kubelet binary\\)\\n(\\d+)/\\d+ oracle verdicts agree\\n$`, 'm'));
+});

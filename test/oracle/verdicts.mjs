@@ -8,6 +8,11 @@ export function verdictsPath(minor) {
   return `${VERDICTS_DIR}1.${minor}.json`;
 }
 
+/** OpenShift's kubelet of release 4.N judges that release's cases (scripts/oracle/judge.mjs --openshift). */
+export function openshiftVerdictsPath(release) {
+  return `${VERDICTS_DIR}openshift-${release}.json`;
+}
+
 // klog's text header: "E1201 19:30:01.123456    1234 server.go:123] " (k8s.io/klog/v2 klog.go formatHeader).
 const KLOG_HEADER = /^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [^\]]+\] /;
 const TAIL_LINES = 12;
