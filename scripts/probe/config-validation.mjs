@@ -13,13 +13,15 @@
 // format is written down twice. Binaries go to ~/.cache/node-check-oracle/probe-config-validation-1.N,
 // never into the repository; builds run under flock /work/builds/build.lock with nice -n 10.
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kubernetesDir, lockedMinors, lockedVersion, SourceError } from '../generate/kubernetes-source.mjs';
 import { newestServedStaging, oracleCache, WRAPPERS_DIR, wrapperGoMod } from '../oracle/build-kubelet.mjs';
-import { caseHash, CONFIG, DROPIN_DIR, probeCases } from './config-validation-cases.mjs';
+import { caseHash, probeCases } from './config-validation-cases.mjs';
+import { normalizeOutput } from '../../test/oracle/verdicts.mjs';
 
 export const PROBE_SRC = fileURLToPath(new URL('./config-validation/', import.meta.url));
 export const RECORDINGS_DIR = fileURLToPath(new URL('../../test/probe/config-validation/', import.meta.url));
@@ -173,16 +175,87 @@ export function record(minor, { log = (s) => process.stderr.write(`${s}\n`) } = 
     if (o.step === 'probe') throw new SourceError(`the probe for ${version} could not run ${kase.id}: ${o.error}`);
     results[kase.id] = { hash: caseHash(kase), ok: o.ok, ...(o.ok ? {} : { step: o.step, error: o.error }) };
   }
+  const recording = writeRecording(minor, { judge: 'probe', probe: digest, kubelet: version }, results);
+  log(`kubelet ${version}: ${cases.length} cases through the probe in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return recording;
+}
+
+function writeRecording(minor, judge, results) {
   mkdirSync(RECORDINGS_DIR, { recursive: true });
   const recording = {
-    comment: `kubelet ${version}'s own config loading and validation (scripts/probe/config-validation.mjs) on each case of scripts/probe/config-validation-cases.mjs`,
-    kubelet: version,
-    probe: digest,
+    comment: judge.judge === 'probe'
+      ? `kubelet ${judge.kubelet}'s own config loading and validation (the probe of scripts/probe/config-validation.mjs) on each case of scripts/probe/config-validation-cases.mjs`
+      : `the kubelet ${judge.kubelet} binary (scripts/oracle/build-kubelet.mjs) on each case of scripts/probe/config-validation-cases.mjs, stopped after validation (scripts/probe/config-validation.mjs --judge kubelet)`,
+    ...judge,
     hostCgroupV2: hostCgroupV2(),
     results,
   };
   writeFileSync(join(RECORDINGS_DIR, `1.${minor}.json`), JSON.stringify(recording, null, 1) + '\n');
-  log(`kubelet ${version}: ${cases.length} cases through the probe in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return recording;
+}
+
+/**
+ * The oracle's kubelet binary of 1.<minor> as the judge, where the probe is not built: each case is
+ * kubelet itself (network and mount namespaces of its own), its command line plus --cert-dir in a
+ * temporary directory and --lock-file under a regular file, so that a configuration kubelet accepts
+ * ends at UnsecuredDependencies or at the lock file in run(), the first steps after
+ * ValidateKubeletConfiguration that can fail without touching the host (start-sequence.ts). Its
+ * error line is read as the oracle reads it (test/oracle/verdicts.mjs normalizeOutput).
+ */
+export const AFTER_VALIDATION = [/^failed to construct kubelet dependencies: /, /^failed to run Kubelet: unable to acquire file lock on "\/etc\/hostname\/lock": not a directory$/];
+
+export async function recordWithKubelet(minor, { log = (s) => process.stderr.write(`${s}\n`), parallel = 3 } = {}) {
+  const version = lockedVersion(minor);
+  const binary = join(oracleCache(), `kubelet-${version}`, 'kubelet');
+  if (!existsSync(binary)) throw new SourceError(`${binary} is missing: node scripts/oracle/build-kubelet.mjs --minor 1.${minor}`);
+  const cases = probeCases(minor);
+  const base = mkdtempSync(join(tmpdir(), 'ncprobe-kubelet-'));
+  const results = {};
+  const started = Date.now();
+  let next = 0;
+  const one = (kase, n) => new Promise((resolve) => {
+    const root = join(base, `c${n}`);
+    for (const path of Object.keys(kase.files).sort()) {
+      const full = join(root, path);
+      if (path.endsWith('/')) mkdirSync(full, { recursive: true });
+      else {
+        mkdirSync(dirname(full), { recursive: true });
+        writeFileSync(full, kase.files[path]);
+      }
+    }
+    mkdirSync(root, { recursive: true });
+    const args = [...kase.args.map((a) => a.replace(/^(--config(?:-dir)?=)(\/)/, `$1${root}$2`)), `--cert-dir=${root}/pki`, '--lock-file=/etc/hostname/lock'];
+    const env = { PATH: process.env.PATH, ...kase.env };
+    const child = spawn('nice', ['-n', '10', 'unshare', '--net', '--mount', 'timeout', '60', binary, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => {
+      rmSync(root, { recursive: true, force: true });
+      const text = out.split(root).join('');
+      // A Go panic (1.32+: a gate the config file sets that SetFromMap refuses, feature-gates.ts)
+      // has no klog line: its first line is kubelet's words.
+      const error = normalizeOutput(text).error ?? /^panic: (.*)$/m.exec(text)?.[1] ?? null;
+      if (code === 124 || code === null) results[kase.id] = { hash: caseHash(kase), ok: false, step: 'timeout', error: 'kubelet did not exit' };
+      else if (error != null && AFTER_VALIDATION.some((re) => re.test(error))) results[kase.id] = { hash: caseHash(kase), ok: true };
+      else results[kase.id] = { hash: caseHash(kase), ok: false, step: 'kubelet', error: error ?? `exit ${code} with no error line` };
+      resolve();
+    });
+  });
+  const worker = async () => {
+    while (next < cases.length) {
+      const n = next++;
+      await one(cases[n], n);
+      if (n % 200 === 0) log(`  1.${minor}: ${n}/${cases.length} cases, ${Math.round((Date.now() - started) / 1000)} s`);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  rmSync(base, { recursive: true, force: true });
+  const ordered = Object.fromEntries(cases.map((c) => [c.id, results[c.id]]));
+  const timeouts = Object.values(ordered).filter((r) => r.step === 'timeout').length;
+  if (timeouts) throw new SourceError(`kubelet ${version}: ${timeouts} cases did not exit`);
+  const recording = writeRecording(minor, { judge: 'kubelet-binary', kubelet: version }, ordered);
+  log(`kubelet ${version}: ${cases.length} cases through the kubelet binary in ${Math.round((Date.now() - started) / 1000)} s`);
   return recording;
 }
 
@@ -268,7 +341,10 @@ async function main(argv) {
   const api = await importTs(fileURLToPath(new URL('./config-validation-node-check.ts', import.meta.url)));
   let failed = false;
   for (const minor of list) {
-    if (!compareOnly) record(minor);
+    if (!compareOnly) {
+      if (argv.includes('--judge') && argv[argv.indexOf('--judge') + 1] === 'kubelet') await recordWithKubelet(minor);
+      else record(minor);
+    }
     const r = compareMinor(api, minor);
     for (const d of r.disagree) process.stdout.write(`  ${d.id}: ${d.problem}\n`);
     if (argv.includes('--held')) for (const h of r.held) process.stdout.write(`  held ${h.id}: ${h.why}\n`);
