@@ -204,11 +204,28 @@ function writeRecording(minor, judge, results) {
  */
 export const AFTER_VALIDATION = [/^failed to construct kubelet dependencies: /, /^failed to run Kubelet: unable to acquire file lock on "\/etc\/hostname\/lock": not a directory$/];
 
-export async function recordWithKubelet(minor, { log = (s) => process.stderr.write(`${s}\n`), parallel = 3 } = {}) {
+function jsonError(text) {
+  let err;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line);
+      if (entry.msg === 'command failed' && typeof entry.err === 'string') err = entry.err;
+    } catch {
+      // not a JSON log line
+    }
+  }
+  return err;
+}
+
+/** `only`: re-judge these case ids into the existing recording (the rest is kept as recorded). */
+export async function recordWithKubelet(minor, { log = (s) => process.stderr.write(`${s}\n`), parallel = 3, only } = {}) {
   const version = lockedVersion(minor);
   const binary = join(oracleCache(), `kubelet-${version}`, 'kubelet');
   if (!existsSync(binary)) throw new SourceError(`${binary} is missing: node scripts/oracle/build-kubelet.mjs --minor 1.${minor}`);
-  const cases = probeCases(minor);
+  const all = probeCases(minor);
+  const cases = only ? all.filter((c) => only.includes(c.id)) : all;
+  const kept = only ? JSON.parse(readFileSync(join(RECORDINGS_DIR, `1.${minor}.json`), 'utf8')).results : {};
   const base = mkdtempSync(join(tmpdir(), 'ncprobe-kubelet-'));
   const results = {};
   const started = Date.now();
@@ -235,7 +252,8 @@ export async function recordWithKubelet(minor, { log = (s) => process.stderr.wri
       const text = out.split(root).join('');
       // A Go panic (1.32+: a gate the config file sets that SetFromMap refuses, feature-gates.ts)
       // has no klog line: its first line is kubelet's words.
-      const error = normalizeOutput(text).error ?? /^panic: (.*)$/m.exec(text)?.[1] ?? null;
+      // logging.format json: the error is a JSON line's "err" (component-base logs/json).
+      const error = normalizeOutput(text).error ?? jsonError(text) ?? /^panic: (.*)$/m.exec(text)?.[1] ?? null;
       if (code === 124 || code === null) results[kase.id] = { hash: caseHash(kase), ok: false, step: 'timeout', error: 'kubelet did not exit' };
       else if (error != null && AFTER_VALIDATION.some((re) => re.test(error))) results[kase.id] = { hash: caseHash(kase), ok: true };
       else results[kase.id] = { hash: caseHash(kase), ok: false, step: 'kubelet', error: error ?? `exit ${code} with no error line` };
@@ -251,7 +269,7 @@ export async function recordWithKubelet(minor, { log = (s) => process.stderr.wri
   };
   await Promise.all(Array.from({ length: parallel }, worker));
   rmSync(base, { recursive: true, force: true });
-  const ordered = Object.fromEntries(cases.map((c) => [c.id, results[c.id]]));
+  const ordered = Object.fromEntries(all.map((c) => [c.id, results[c.id] ?? kept[c.id]]));
   const timeouts = Object.values(ordered).filter((r) => r.step === 'timeout').length;
   if (timeouts) throw new SourceError(`kubelet ${version}: ${timeouts} cases did not exit`);
   const recording = writeRecording(minor, { judge: 'kubelet-binary', kubelet: version }, ordered);
@@ -342,7 +360,7 @@ async function main(argv) {
   let failed = false;
   for (const minor of list) {
     if (!compareOnly) {
-      if (argv.includes('--judge') && argv[argv.indexOf('--judge') + 1] === 'kubelet') await recordWithKubelet(minor);
+      if (argv.includes('--judge') && argv[argv.indexOf('--judge') + 1] === 'kubelet') await recordWithKubelet(minor, argv.includes('--only') ? { only: argv[argv.indexOf('--only') + 1].split(',') } : {});
       else record(minor);
     }
     const r = compareMinor(api, minor);
