@@ -97,7 +97,7 @@ export function setFeatureGates(
     const depErrors: string[] = [];
     for (const [name, spec] of gatesWithDependencies(gates)) {
       if (!enabled(name)) continue;
-      const disabled = spec.dependencies.filter((d) => gates.has(d) && !enabled(d));
+      const disabled = (spec.dependencies ?? []).filter((d) => gates.has(d) && !enabled(d));
       if (disabled.length) depErrors.push(`${name} is enabled, but depends on features that are disabled: [${disabled.join(' ')}]`);
     }
     if (depErrors.length) {
