@@ -58,11 +58,12 @@ export function checkLogging(minor: number, config: KubeletConfigObject, gateEna
   }
   // flushFrequency is a TimeOrMetaDuration (component-base logs/api/v1 types.go): "x" fails the
   // config file's decoding and "-1s" stops the real 1.34.12 without an error line (the
-  // config-validation probe's cases value/logging.flushFrequency/*); only a positive duration is modelled.
+  // config-validation probe's cases value/logging.flushFrequency/*); only a duration or nanosecond count not below zero is modelled.
   const flush = logging['flushFrequency'];
   if (flush !== undefined && flush !== null) {
-    const parsed = typeof flush === 'string' ? parseGoDuration(flush) : undefined;
-    if (typeof parsed !== 'bigint' || parsed <= 0n) return { undecidable: `logging.flushFrequency ${JSON.stringify(flush)} is not modelled` };
+    // kubeadm writes `flushFrequency: 0` (nanoseconds as a number): the default then applies.
+    const parsed = typeof flush === 'string' ? parseGoDuration(flush) : typeof flush === 'number' && Number.isSafeInteger(flush) ? BigInt(flush) : undefined;
+    if (typeof parsed !== 'bigint' || parsed < 0n) return { undecidable: `logging.flushFrequency ${JSON.stringify(flush)} is not modelled` };
   }
   const vmodule = logging['vmodule'];
   const hasVmodule = Array.isArray(vmodule) && vmodule.length > 0;
