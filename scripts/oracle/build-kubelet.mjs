@@ -59,7 +59,7 @@ function served(path, version) {
 /** v0.N.P of a staging module, or (when the proxy answers 403 for it, as it does for some) the
  * newest lower patch of the same minor that it serves; v0.N.P again if it serves none, so a build
  * that links the module fails with the proxy's reason. */
-function newestServedStaging(name, wanted) {
+export function newestServedStaging(name, wanted) {
   if (served(name, wanted)) return wanted;
   const [, minor, patch] = /^v0\.(\d+)\.(\d+)$/.exec(wanted);
   for (let p = Number(patch) - 1; p >= 0; p--) if (served(name, `v0.${minor}.${p}`)) return `v0.${minor}.${p}`;

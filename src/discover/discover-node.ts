@@ -155,7 +155,7 @@ function collectCredentialFacts(
 }
 
 /** The --config file and the --config-dir drop-ins, as bytes: what they mean depends on the kubelet minor. */
-function readKubeletConfig(fs: RootFs, configFile: string | undefined, configDir: string | undefined): KubeletConfigFacts {
+export function readKubeletConfig(fs: RootFs, configFile: string | undefined, configDir: string | undefined): KubeletConfigFacts {
   const facts: { -readonly [K in keyof KubeletConfigFacts]: KubeletConfigFacts[K] } = {};
   if (configFile) facts.configFile = { path: configFile, content: readContent(fs, configFile) };
   if (configDir) {

@@ -88,7 +88,7 @@ t.test('step order per minor', async (t) => {
   t.ok(startSteps(29)!.includes('dropin-env-check'));
   t.notOk(startSteps(30)!.includes('dropin-env-check'));
   t.ok(startSteps(36)!.includes('merge-dropins'));
-  t.equal(wrapStepError(28, 'dropin-env-check', 'x'), undefined, 'text not found: no confident answer');
+  t.equal(wrapStepError(28, 'dropin-env-check', '/etc/kubelet.d'), 'flag /etc/kubelet.d specified but environment variable KUBELET_CONFIG_DROPIN_DIR_ALPHA not set, cannot start kubelet', 'server.go v1.28.15: returned unwrapped');
   t.ok(startSteps(25)!.includes('dynamic-config-gate'));
   t.notOk(startSteps(26)!.includes('dynamic-config-gate'));
   t.ok(startSteps(30)!.includes('run:cloud-init'));

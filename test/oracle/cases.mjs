@@ -24,7 +24,7 @@ const ENDPOINT = 'unix:///run/containerd/containerd.sock';
 
 /** The base KubeletConfiguration: standalone, the sandbox's cgroupfs driver; on 1.31+ it says
  * failCgroupV1: false, which the sandbox's cgroup v1 host needs from 1.35 (the field is unknown before 1.31). */
-function baseConfig(minor, extra = '') {
+export function baseConfig(minor, extra = '') {
   return [
     'apiVersion: kubelet.config.k8s.io/v1beta1',
     'kind: KubeletConfiguration',
@@ -232,13 +232,13 @@ const GENERATED_PER_MINOR = 215;
 const SRC_DATA = new URL('../../src/kubelet/data/', import.meta.url);
 
 /** Every gate row of src/kubelet/data/feature-gates.generated.ts (read as text: this file is Go- and TS-free). */
-function gateHistory() {
+export function gateHistory() {
   const text = readFileSync(new URL('feature-gates.generated.ts', SRC_DATA), 'utf8');
   return Object.fromEntries([...text.matchAll(/^ {2}"(\w+)": (\[\[.*\]\]),?$/gm)].map((m) => [m[1], JSON.parse(m[2])]));
 }
 
 /** KubeletConfiguration's top-level fields (json name -> Go type) of the newest minor at or below this one that the data has. */
-function configFields(minor) {
+export function configFields(minor) {
   const text = readFileSync(new URL('kubelet-config-fields.ts', SRC_DATA), 'utf8');
   const perMinor = new Map([...text.matchAll(/^\s*(\d+): \(\) => ("(?:[^"\\]|\\.)*"),?$/gm)].map((m) => [Number(m[1]), m[2]]));
   const at = Math.max(...[...perMinor.keys()].filter((m) => m <= minor));
@@ -247,7 +247,7 @@ function configFields(minor) {
 }
 
 // A value of the wrong JSON type for each scalar field: the strict decoder's words, field by field.
-const WRONG_VALUE = { int32: '"x"', '*int32': '"x"', int64: '"x"', '*int64': '"x"', bool: '"x"', '*bool': '"x"', 'metav1.Duration': 'often', '*metav1.Duration': 'often', string: '[1]', '*string': '[1]', '*float64': '"x"' };
+export const WRONG_VALUE = { int32: '"x"', '*int32': '"x"', int64: '"x"', '*int64': '"x"', bool: '"x"', '*bool': '"x"', 'metav1.Duration': 'often', '*metav1.Duration': 'often', string: '[1]', '*string': '[1]', '*float64': '"x"' };
 function fieldTypeVariants(minor) {
   return configFields(minor)
     .filter(([name, type]) => WRONG_VALUE[type] !== undefined && !['cgroupDriver', 'failCgroupV1'].includes(name))

@@ -153,3 +153,21 @@ t.test('feature gates from --config / --config-dir: the file\'s unknown gate fai
   t.match(gatesFromConfigStep.run(openshift).findings, [{ id: 'feature-gate-unknown-ignored', path: conf }]);
   t.equal(openshift.gateEnabled('NoSuchGate'), false, 'an ignored gate is not on');
 });
+
+t.test('feature gates from --config on 1.32+: decoding panics (SetDefaults_KubeletConfiguration), exit 2', async (t) => {
+  const conf = '/etc/kubernetes/kubelet.conf';
+  const kc = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfeatureGates:\n  NoSuchGate: true\n';
+  const at = (minor: number) => gatesFromConfigStep.run(context(`--config=${conf}`, minor, { kubeletConfig: { configFile: { path: conf, content: Buffer.from(kc) } } }));
+  const panics = at(34);
+  t.ok('fail' in panics);
+  if ('fail' in panics) {
+    // pkg/kubelet/apis/config/v1beta1/defaults.go v1.34.12:71; the real 1.34.12 binary's first line.
+    t.equal(panics.fail.kubeletError, 'failed to merge global and in-flight KubeletConfiguration while setting defaults, error: unrecognized feature gate: NoSuchGate');
+    t.equal(panics.fail.logLine, 'panic: failed to merge global and in-flight KubeletConfiguration while setting defaults, error: unrecognized feature gate: NoSuchGate');
+    t.equal(panics.fail.exitStatus, 2);
+    t.equal(panics.fail.inexact, true, 'the trace follows and the oracle reads no panic line');
+  }
+  const before = at(31);
+  t.equal('fail' in before && before.fail.kubeletError, 'failed to set feature gates from initial flags-based config: unrecognized feature gate: NoSuchGate', '1.31 defaults.go sets no gates');
+  t.equal('fail' in before && before.fail.exitStatus, 1);
+});

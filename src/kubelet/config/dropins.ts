@@ -3,10 +3,8 @@
  *
  * 1.24-1.27: no --config-dir flag (flag parsing fails first: not decided here).
  * 1.28-1.29: kubelet refuses --config-dir unless the environment variable
- *   KUBELET_CONFIG_DROPIN_DIR_ALPHA is set (any value; os.LookupEnv in cmd/kubelet/app/server.go at
- *   v1.28.15 and v1.29.15). server.go there reads `flag %s specified but environment variable
- *   KUBELET_CONFIG_DROPIN_DIR_ALPHA not set, cannot start kubelet`; ENV_MISSING_TEXT is not yet
- *   that text and stays marked inexact (docs/unverified.md).
+ *   KUBELET_CONFIG_DROPIN_DIR_ALPHA is set (any value): RunE's os.LookupEnv, returning
+ *   ENV_MISSING_TEXT unwrapped (cmd/kubelet/app/server.go at v1.28.15 and v1.29.15).
  * Every version walks the directory with filepath.WalkDir: each non-directory whose
  * filepath.Ext is ".conf", recursively, in lexical order (the caller gives the ordered list); a
  * load error is `failed to load kubelet dropin file, path: F, error: <err>`, and errors from the
@@ -63,8 +61,8 @@ export type MergeResult =
     }
   | { readonly undecidable: string };
 
-/** [U] best reconstruction; the 1.28/1.29 server.go text was not read. */
-export const ENV_MISSING_TEXT = (dir: string) => `the ${DROPIN_ENV} environment variable must be set to use --config-dir (${dir})`;
+/** cmd/kubelet/app/server.go v1.28.15/v1.29.15 RunE: `fmt.Errorf("flag %s specified but environment variable KUBELET_CONFIG_DROPIN_DIR_ALPHA not set, cannot start kubelet", kubeletFlags.KubeletDropinConfigDirectory)`. */
+export const ENV_MISSING_TEXT = (dir: string) => `flag ${dir} specified but environment variable ${DROPIN_ENV} not set, cannot start kubelet`;
 
 /**
  * Merges the ordered drop-ins onto `base` (the loaded --config, or the defaults when there is
@@ -81,7 +79,7 @@ export function mergeConfigDropIns(
   if (!fields || !isModelledMinor(minor)) return { undecidable: `kubelet 1.${minor} is outside the modelled minors ${MODELLED_RANGE}` };
   if (minor < 28) return { undecidable: `kubelet 1.${minor} has no --config-dir flag (flag parsing fails before drop-ins)` };
   if (minor <= 29 && !(DROPIN_ENV in env)) {
-    return { ok: false, reason: 'env-missing', error: ENV_MISSING_TEXT(dir), inexact: true };
+    return { ok: false, reason: 'env-missing', error: ENV_MISSING_TEXT(dir) };
   }
   if (minor === 28 && dropIns.length > 0) return { undecidable: 'kubelet 1.28 merged drop-ins with its first implementation, which node-check does not model' };
 
@@ -105,6 +103,13 @@ export function mergeConfigDropIns(
     const parsed = parseConfigData(minor, content);
     if (!parsed.ok) return fileError(path, parsed.error, true);
     const { gvk, json } = parsed;
+    // A drop-in with a key twice: the real 1.34.12 refuses it (DecodeKubeletConfigurationIntoJSON's
+    // strict YAML: `strict decoding error: yaml: unmarshal errors: … key "maxPods" already set in map`,
+    // config-validation probe, test/probe/config-validation/1.34.json dropin/duplicate-field); the
+    // minors that do, and the exact text, are not pinned: cannot tell (docs/unverified.md).
+    if (parsed.duplicates.length > 0 || parsed.yamlStrict.length > 0) {
+      return { undecidable: `${path} sets ${[...parsed.duplicates, ...parsed.yamlStrict].slice(0, 3).join(', ')} more than once or not strictly; kubelet 1.34 refuses such a drop-in, and the minors that do are not pinned` };
+    }
     if (gvk.kind === '') return fileError(path, `Object 'Kind' is missing in '${goBytesToString(content)}'`, true);
     const rightGvk = gvk.group === KUBELET_CONFIG_GROUP && gvk.version === KUBELET_CONFIG_VERSION && gvk.kind === KUBELET_CONFIG_KIND;
     const generation = minor <= DROPIN_INTERNAL_UNTIL ? 'internal' : minor >= DROPIN_VERSIONED_FROM ? 'versioned' : undefined;

@@ -11,6 +11,7 @@
  * the options' defaults. Anything else that Validate reads (a vmodule list, non-default
  * options.*, klog's own flags next to a non-text format on 1.24-1.25) is undecided.
  */
+import { parseGoDuration } from '../../go/duration.js';
 import { goQuote } from '../../go/quote.js';
 import type { KubeletConfigObject } from './decode.js';
 
@@ -54,6 +55,15 @@ export function checkLogging(minor: number, config: KubeletConfigObject, gateEna
   const verbosity = logging['verbosity'];
   if (verbosity !== undefined && verbosity !== null && !(typeof verbosity === 'number' && Number.isInteger(verbosity) && verbosity >= 0 && verbosity <= 0x7fffffff)) {
     return { undecidable: `logging.verbosity ${String(verbosity)} is not modelled` };
+  }
+  // flushFrequency is a TimeOrMetaDuration (component-base logs/api/v1 types.go): "x" fails the
+  // config file's decoding and "-1s" stops the real 1.34.12 without an error line (the
+  // config-validation probe's cases value/logging.flushFrequency/*); only a duration or nanosecond count not below zero is modelled.
+  const flush = logging['flushFrequency'];
+  if (flush !== undefined && flush !== null) {
+    // kubeadm writes `flushFrequency: 0` (nanoseconds as a number): the default then applies.
+    const parsed = typeof flush === 'string' ? parseGoDuration(flush) : typeof flush === 'number' && Number.isSafeInteger(flush) ? BigInt(flush) : undefined;
+    if (typeof parsed !== 'bigint' || parsed < 0n) return { undecidable: `logging.flushFrequency ${JSON.stringify(flush)} is not modelled` };
   }
   const vmodule = logging['vmodule'];
   const hasVmodule = Array.isArray(vmodule) && vmodule.length > 0;

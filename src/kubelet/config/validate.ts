@@ -287,15 +287,15 @@ export function validateKubeletConfiguration(
   //    -compressible values, "both … cannot be specified together", "%q or %q contained in";
   //  - upstream 1.37-dev (kubernetes/kubernetes@001332b0): the same plus duplicated enforcements,
   //    "%q or %q included in", cgroupsPerQOS checked per value and "none" exempt.
-  // Upstream types.go documents the -compressible values from v0.36.0 only; between 1.31 and
-  // 1.35 the upstream rules are not pinned, so values whose verdict differs between the
-  // generations are undecidable there.
+  // Upstream validation.go's EnforceNodeAllocatable block is the same from v1.32.13 to v1.36.5
+  // (UPSTREAM_COMPRESSIBLE_FIRST_MINOR; its words confirmed by the 1.34.12 binary); 1.31 is not
+  // pinned, so values whose verdict differs between the generations are undecidable there.
   const compressible = ena.filter((v) => v === 'system-reserved-compressible' || v === 'kube-reserved-compressible');
   const duplicated = ena.filter((v, i) => ena.indexOf(v) !== i);
   const openshift = options.flavor === 'openshift';
   const newerGeneration = openshift ? minor >= OPENSHIFT_COMPRESSIBLE_FIRST_MINOR : minor >= UPSTREAM_COMPRESSIBLE_FIRST_MINOR;
   if (minor > VERIFIED_MINOR && !newerGeneration) {
-    if (compressible.length > 0) return { undecidable: `whether kubelet 1.${minor} accepts ${compressible.join(', ')} in enforceNodeAllocatable is not pinned (upstream documents it from 1.36)` };
+    if (compressible.length > 0) return { undecidable: `whether kubelet 1.${minor} accepts ${compressible.join(', ')} in enforceNodeAllocatable is not pinned (upstream validates it from 1.32)` };
   }
   if (openshift && minor <= VERIFIED_MINOR && compressible.length > 0) {
     return { undecidable: `OpenShift's kubelet 1.${minor} may carry the enforceNodeAllocatable ${compressible.join(', ')} patch; node-check has not pinned the first release` };

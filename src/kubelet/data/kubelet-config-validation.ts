@@ -29,8 +29,13 @@ export const PROVENANCE = {
 /** The minor whose validation.go was read in full. */
 export const VALIDATION_VERIFIED_MINOR = 30;
 
-/** First upstream minor whose types.go documents the -compressible enforceNodeAllocatable values. */
-export const UPSTREAM_COMPRESSIBLE_FIRST_MINOR = 36;
+/**
+ * First upstream minor that validates the -compressible enforceNodeAllocatable values: the
+ * `for _, val := range kc.EnforceNodeAllocatable` block of pkg/kubelet/apis/config/validation/
+ * validation.go is the same at v1.32.13 and v1.36.5 and differs at v1.31.14; the real 1.34.12 binary
+ * prints its "or \"system-reserved-compressible\" included in" text (config-validation probe).
+ */
+export const UPSTREAM_COMPRESSIBLE_FIRST_MINOR = 32;
 /** First OpenShift minor taken to carry them (the fork copy is ~1.30/1.31: 1.30 stays undecidable). */
 export const OPENSHIFT_COMPRESSIBLE_FIRST_MINOR = 31;
 

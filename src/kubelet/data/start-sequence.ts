@@ -164,9 +164,9 @@ function formatsFor(minor: number): Partial<Record<StartStepId, StepFormat>> {
   }
   if (minor >= 28) f['merge-dropins'] = V('failed to merge kubelet configs: %w');
   if (minor === 28 || minor === 29) {
-    f['dropin-env-check'] = U(
-      '',
-      '--config-dir without KUBELET_CONFIG_DROPIN_DIR_ALPHA in the environment fails startup (docs); the text was not found',
+    f['dropin-env-check'] = V(
+      'flag %s specified but environment variable KUBELET_CONFIG_DROPIN_DIR_ALPHA not set, cannot start kubelet',
+      'RunE os.LookupEnv, returned unwrapped (server.go v1.28.15, v1.29.15); %s is the --config-dir value',
     );
   }
   if (minor <= 25) {

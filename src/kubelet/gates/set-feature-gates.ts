@@ -20,7 +20,7 @@
  */
 import type { KubeletFlavor } from '../flavor.js';
 import { isModelledMinor, MODELLED_RANGE } from '../data/minors.js';
-import { gatesFor, openshiftKubelet } from './gate-table.js';
+import { gatesFor, openshiftKubelet, type GateSpec } from './gate-table.js';
 import { aggregateError } from '../../kubernetes/aggregate.js';
 
 export type SetFeatureGatesResult =
@@ -95,9 +95,9 @@ export function setFeatureGates(
 
   if (minor >= 35) {
     const depErrors: string[] = [];
-    for (const [name, spec] of [...gates.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      if (!spec.dependencies?.length || !enabled(name)) continue;
-      const disabled = spec.dependencies.filter((d) => gates.has(d) && !enabled(d));
+    for (const [name, spec] of gatesWithDependencies(gates)) {
+      if (!enabled(name)) continue;
+      const disabled = (spec.dependencies ?? []).filter((d) => gates.has(d) && !enabled(d));
       if (disabled.length) depErrors.push(`${name} is enabled, but depends on features that are disabled: [${disabled.join(' ')}]`);
     }
     if (depErrors.length) {
@@ -105,6 +105,17 @@ export function setFeatureGates(
     }
   }
   return { ok: true, enabled, overrides, warnings };
+}
+
+/** The gates that declare dependencies, in name order: computed once per gate table. */
+const dependencyCache = new WeakMap<object, readonly (readonly [string, GateSpec])[]>();
+function gatesWithDependencies(gates: ReadonlyMap<string, GateSpec>): readonly (readonly [string, GateSpec])[] {
+  let list = dependencyCache.get(gates);
+  if (!list) {
+    list = [...gates.entries()].filter(([, spec]) => spec.dependencies?.length).sort(([a], [b]) => (a < b ? -1 : 1));
+    dependencyCache.set(gates, list);
+  }
+  return list;
 }
 
 /**

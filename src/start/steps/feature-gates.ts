@@ -19,6 +19,9 @@ export const gatesFromFlagsStep: StartCheck = {
   run: (context) => outcome(context, context.gatesFromFlags, '--feature-gates'),
 };
 
+/** First minor whose v1beta1 SetDefaults_KubeletConfiguration panics on a gate SetFromMap refuses (defaults.go: absent at v1.31.14). */
+export const DEFAULTS_PANIC_FIRST_MINOR = 32;
+
 export const gatesFromConfigStep: StartCheck = {
   id: 'feature-gates-from-config',
   title: 'Feature gates from --config, --config-dir and --feature-gates',
@@ -28,11 +31,17 @@ export const gatesFromConfigStep: StartCheck = {
     const result = context.gatesFromConfig;
     if (!result) return { pass: true };
     const step = outcome(context, result, context.model.kubeletConfig.configFile?.path ?? context.model.kubeletConfig.configDir?.path);
-    // The real kubelet 1.37.2 exits 2 with a Go panic (cobra's Execute in its stack) on an unknown
-    // gate in the config file, not with the "command failed" line of the flags-based case
-    // (test/oracle/verdicts/1.37.json, generated/gate-config-unknown); the panic's first line was
-    // not recorded, so the words are node-check's, marked inexact (docs/unverified.md).
-    if (context.minor >= 37 && 'fail' in step && step.fail.findingId === 'feature-gate-unknown') return { ...step, fail: { ...step.fail, inexact: true, exitStatus: 2 } };
+    // From 1.32 the config file's gates are first set while it is decoded: SetDefaults_KubeletConfiguration
+    // (pkg/kubelet/apis/config/v1beta1/defaults.go at v1.32.13 … v1.37.2) calls SetFromMap on a copy
+    // of the flags' gate and panics on its error, so kubelet exits 2 with
+    // `panic: failed to merge global and in-flight KubeletConfiguration while setting defaults, error: <err>`
+    // (seen from the real 1.34.12 and 1.37.2 binaries), whatever the error (unknown, locked, PreAlpha,
+    // dependency). The goroutine trace follows; the oracle's normalizer reads no panic line, and a
+    // drop-in or a gate also on the command line may move where it panics: inexact.
+    if (context.minor >= DEFAULTS_PANIC_FIRST_MINOR && 'fail' in step && result && 'ok' in result && !result.ok) {
+      const kubeletError = `failed to merge global and in-flight KubeletConfiguration while setting defaults, error: ${result.error}`;
+      return { ...step, fail: { ...step.fail, kubeletError, logLine: `panic: ${kubeletError}`, inexact: true, exitStatus: 2 } };
+    }
     return step;
   },
 };

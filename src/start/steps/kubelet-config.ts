@@ -74,9 +74,9 @@ export const configDropInsStep: StartCheck = {
       remediation: merge.reason === 'env-missing'
         ? 'Add Environment="KUBELET_CONFIG_DROPIN_DIR_ALPHA=" to the kubelet unit, or run kubelet 1.30 or newer, or drop --config-dir.'
         : `Correct ${merge.path ?? dir.path}: each *.conf drop-in must be a KubeletConfiguration with apiVersion and kind.`,
-      kubeletError: wrapStepError(context.minor, 'merge-dropins', inner) ?? `failed to merge kubelet configs: ${inner}`,
+      kubeletError: merge.reason === 'env-missing' ? (wrapStepError(context.minor, 'dropin-env-check', dir.path) ?? inner) : (wrapStepError(context.minor, 'merge-dropins', inner) ?? `failed to merge kubelet configs: ${inner}`),
       path: merge.path ?? dir.path,
-      ...(merge.inexact || merge.reason === 'env-missing' ? { inexact: true } : {}),
+      ...(merge.inexact ? { inexact: true } : {}),
     });
   },
 };

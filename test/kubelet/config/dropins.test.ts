@@ -18,7 +18,9 @@ const BASE = {
 
 t.test('--config-dir does not exist before 1.28; 1.28-1.29 need the alpha env variable', async (t) => {
   t.match(mergeConfigDropIns(27, BASE, [], {}, DIR), { undecidable: /no --config-dir/ });
-  t.match(mergeConfigDropIns(28, BASE, [], {}, DIR), { ok: false, reason: 'env-missing', inexact: true });
+  const missing = mergeConfigDropIns(28, BASE, [], {}, DIR);
+  t.match(missing, { ok: false, reason: 'env-missing', error: `flag ${DIR} specified but environment variable KUBELET_CONFIG_DROPIN_DIR_ALPHA not set, cannot start kubelet` });
+  t.notOk('inexact' in missing, 'server.go v1.28.15 read');
   t.match(mergeConfigDropIns(29, BASE, [], { OTHER: '1' }, DIR), { ok: false, reason: 'env-missing' });
   // Any value, even empty, will do (os.LookupEnv).
   t.match(mergeConfigDropIns(29, BASE, [], { [DROPIN_ENV]: '' }, DIR), { ok: true, config: BASE });

@@ -122,8 +122,9 @@ t.test('enforceNodeAllocatable', async (t) => {
     inexact: false,
     notValidated: [],
   });
-  // Upstream 1.31-1.35: not pinned.
-  t.match(validate(35, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'] }), { undecidable: /not pinned/ });
+  // Upstream 1.31: not pinned; from 1.32 the newer rules (validation.go's block identical v1.32.13-v1.36.5).
+  t.match(validate(31, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'] }), { undecidable: /not pinned/ });
+  t.match(validate(32, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'], systemReservedCgroup: '/system.slice' }), { ok: true });
   // Upstream 1.36: accepted, with the newer rules.
   t.match(validate(36, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'], systemReservedCgroup: '/system.slice' }), { ok: true });
   t.match(validate(36, { enforceNodeAllocatable: ['pods', 'system-reserved-compressible'] }), {

@@ -1,0 +1,3 @@
+module node-check.invalid/probe/config-validation
+
+go 1.24
