@@ -12,6 +12,7 @@ import { decodePem, type PemDecoder } from '../../go/pem.js';
 import { parseGoCertificate, type X509Verdict } from '../../go/x509/parser.js';
 import { KUBELET_GO_TOOLCHAINS } from '../data/go-toolchain.js';
 import type { PathFact } from '../../model/node.js';
+import { oncePerOwner } from '../../memo.js';
 
 export type ClientCaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly inexact: boolean } | { readonly undecidable: string };
 
@@ -48,7 +49,7 @@ export function checkClientCaFile(minor: number, path: string, fact: PathFact | 
   const negativeSerial = godebug?.includes('x509negativeserial') ? [true, false] : [toolchain.negativeSerialAllowed];
   for (let go = toolchain.firstGo; go <= toolchain.lastGo; go++) {
     for (const [decoder, negativeSerialAllowed] of pemDecodersOf(go).flatMap((d) => negativeSerial.map((n) => [d, n] as const))) {
-      const verdict = parseCertsPem(data, decoder, { minor: go, negativeSerialAllowed });
+      const verdict = parsedOnce(data, `${decoder} ${go} ${negativeSerialAllowed}`);
       if ('undecidable' in verdict) return { undecidable: `${path}: ${verdict.undecidable}` };
       if (answer === undefined) answer = verdict;
       else if (answer.ok !== verdict.ok) return { undecidable: `${path}: the Go releases kubelet 1.${minor} was built with (go1.${toolchain.firstGo}-go1.${toolchain.lastGo})${negativeSerial.length > 1 ? ' and GODEBUG x509negativeserial either way' : ''} disagree on it` };
@@ -58,6 +59,15 @@ export function checkClientCaFile(minor: number, path: string, fact: PathFact | 
   if (!answer || answer.ok) return { ok: true };
   return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: ${answer.error}`, inexact: !answer.exact };
 }
+
+/**
+ * ParseCertsPEM's verdict per Go release, decoder and negative-serial rule: kubelet minors share Go
+ * releases, and `check` asks for the same bundle once per minor (14).
+ */
+const parsedOnce = oncePerOwner((data: Uint8Array, input: string): X509Verdict => {
+  const [decoder, go, negativeSerialAllowed] = input.split(' ') as [PemDecoder, string, string];
+  return parseCertsPem(data, decoder, { minor: Number(go), negativeSerialAllowed: negativeSerialAllowed === 'true' });
+});
 
 /** encoding/pem changed how it finds a block in go1.24.10 and go1.25.4 (src/go/pem.ts): those minors have both. */
 function pemDecodersOf(goMinor: number): readonly PemDecoder[] {
