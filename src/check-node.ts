@@ -24,6 +24,8 @@ export interface CheckNodeOptions {
   readonly overlays?: readonly OverlayInput[];
   /** Set when the kubelet version was derived from --openshift-version (reported in `upgrade`). */
   readonly openshiftVersion?: UpgradeSection['openshiftVersion'];
+  /** false: no next-minor warnings (preflight: EvaluateOptions.upgradeWarnings). */
+  readonly upgradeWarnings?: boolean;
   /** --verbose: add `provenance` (where each input came from). */
   readonly verbose?: boolean;
   /** Host facts read through this instead of this machine (the oracle's recorded sandbox). */
@@ -54,7 +56,7 @@ export async function checkNode(options: CheckNodeOptions): Promise<Report> {
     versionProbeTimeoutMs: options.versionProbeTimeoutMs ?? 2000,
     ...(options.hostIo ? { hostIo: options.hostIo } : {}),
   });
-  const report = evaluate(model, { fallback: options.fallback });
+  const report = evaluate(model, { fallback: options.fallback, ...(options.upgradeWarnings === false ? { upgradeWarnings: false } : {}) });
   if (!options.verbose) return report;
   const { provenanceOf } = await import('./evaluate/provenance.js');
   return { ...report, provenance: provenanceOf(model, options.openshiftVersion?.openshift) };

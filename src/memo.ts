@@ -18,3 +18,21 @@ export function oncePerInput<V>(compute: (input: string) => V): (input: string) 
     return answer;
   };
 }
+
+/**
+ * `oncePerInput` for work that repeats per kubelet minor on one node (`check` replays 14): the
+ * answers are held per `owner`, an object of that one check (the node model's files), in a
+ * WeakMap, so they live exactly as long as the check's model does. Only for answers that depend on
+ * nothing but the owner and the input.
+ */
+export function oncePerOwner<O extends object, V>(compute: (owner: O, input: string) => V): (owner: O, input: string) => V {
+  const byOwner = new WeakMap<O, Map<string, V>>();
+  return (owner, input) => {
+    let answers = byOwner.get(owner);
+    if (answers === undefined) byOwner.set(owner, (answers = new Map()));
+    if (answers.has(input)) return answers.get(input) as V;
+    const answer = compute(owner, input);
+    answers.set(input, answer);
+    return answer;
+  };
+}

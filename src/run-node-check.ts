@@ -18,6 +18,8 @@ export interface RunOptions {
   readonly timeoutMs: () => number;
   /** Where to say that the fallback could not be applied: one `<N>`-prefixed line each, untrusted text escaped (it lands in the journal line by line). */
   readonly warn?: (text: string) => void;
+  /** false: no next-minor warnings (preflight, src/evaluate/evaluate.ts EvaluateOptions). */
+  readonly upgradeWarnings?: boolean;
 }
 
 export async function runNodeCheck(settings: Settings, options: RunOptions): Promise<Report> {
@@ -44,6 +46,7 @@ export async function runNodeCheck(settings: Settings, options: RunOptions): Pro
     versionProbeTimeoutMs: Math.min(2000, options.timeoutMs()),
     fallback: fallbackStatus(reading, settings.fallback),
     verbose: settings.verbose,
+    ...(options.upgradeWarnings === false ? { upgradeWarnings: false } : {}),
   });
   if (knownVersion !== undefined && settings.kubeletVersion === undefined && report.kubeletVersion) {
     const provenance = report.provenance && { ...report.provenance, kubeletVersion: { source: 'binary' as const, detail: 'asked of kubelet (`kubelet --version`) before the fallback was planned' } };

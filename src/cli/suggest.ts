@@ -28,10 +28,12 @@ export function editDistance(a: string, b: string, bound = Infinity): number {
 export function closeMatches(word: string, candidates: readonly string[], limit = 3): string[] {
   const bound = Math.max(2, Math.floor(word.length / 3));
   const letters = letterCounts(word);
+  const ascii = asciiCounts(word);
   const close: { candidate: string; distance: number }[] = [];
   for (const candidate of candidates) {
     const contains = word.length >= 4 && (candidate.includes(word) || word.includes(candidate));
-    if (!contains && letterBound(letters, candidate) > bound) continue;
+    // The length difference is a lower bound too, and costs nothing (check asks 14 flag tables).
+    if (!contains && (Math.abs(candidate.length - word.length) > bound || (ascii ? asciiLetterBound(ascii, word.length, candidate) : letterBound(letters, candidate)) > bound)) continue;
     const distance = editDistance(word, candidate, contains ? Infinity : bound);
     if (distance <= bound || contains) close.push({ candidate, distance });
   }
@@ -46,6 +48,35 @@ function letterCounts(word: string): Map<number, number> {
   const counts = new Map<number, number>();
   for (let i = 0; i < word.length; i++) counts.set(word.charCodeAt(i), (counts.get(word.charCodeAt(i)) ?? 0) + 1);
   return counts;
+}
+
+/** letterCounts for an ASCII word, as an array (no Map per candidate); undefined for any other word. */
+function asciiCounts(word: string): Int32Array | undefined {
+  const counts = new Int32Array(128);
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 128) return undefined;
+    counts[c]!++;
+  }
+  return counts;
+}
+
+const scratch = new Int32Array(128);
+
+/** letterBound for an ASCII word's counts (a candidate's other letters are all extra). */
+function asciiLetterBound(letters: Int32Array, wordLength: number, candidate: string): number {
+  scratch.set(letters);
+  let extra = 0;
+  let matched = 0;
+  for (let i = 0; i < candidate.length; i++) {
+    const c = candidate.charCodeAt(i);
+    if (c < 128 && scratch[c]! > 0) {
+      scratch[c]!--;
+      matched++;
+    } else extra++;
+  }
+  const missing = wordLength - matched;
+  return Math.max(Math.ceil((extra + missing) / 2), Math.abs(extra - missing));
 }
 
 /**

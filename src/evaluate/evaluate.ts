@@ -36,6 +36,12 @@ export { credentialFlags } from '../start/start-context.js';
 
 export interface EvaluateOptions {
   readonly fallback?: FallbackStatus;
+  /**
+   * false: no warnings of what the next minors would refuse (src/evaluate/next-minors.ts).
+   * preflight's: it answers whether kubelet starts now, on kubelet's start path, where replaying
+   * three more minors cost ~7 % of its instructions; `check` and `serve` warn before an upgrade.
+   */
+  readonly upgradeWarnings?: boolean;
 }
 
 interface VersionVerdict {
@@ -99,7 +105,7 @@ export function evaluate(model: NodeModel, options: EvaluateOptions = {}): Repor
 
   findings.unshift(...mergeAcrossVersions(verdicts));
   // A known minor: what the next minors would refuse, so that an upgrade does not find out first.
-  if (version && verdicts.length === 1 && verdicts[0]!.willStart !== null) {
+  if (options.upgradeWarnings !== false && version && verdicts.length === 1 && verdicts[0]!.willStart !== null) {
     findings.push(...nextMinorWarnings(model, version.minor, flavor.flavor, verdicts[0]!.findings.filter((f) => f.severity === 'error')));
   }
   const undecidedStep = verdicts.find((v) => v.willStart === null)?.simulation.undecided[0];

@@ -4,7 +4,8 @@
  * API server (kubernetes.io version skew policy, 1.28+), so an upgrade can jump that far: the next
  * three modelled minors are replayed with the same node (src/start/), and every flag on the command
  * line that one of them no longer registers is named (pflag stops at the first; an admin needs
- * them all). Never changes the answer: only the known minor's rules decide. Not for OpenShift's
+ * them all). Never changes the answer: only the known minor's rules decide. Not on preflight
+ * (EvaluateOptions.upgradeWarnings: it answers for the kubelet starting now). Not for OpenShift's
  * kubelet: there an upgrade brings the kubelet together with the machine-config operator's new
  * rendered configuration, which `check --machine-config` replays (docs/runbooks/before-upgrade-openshift.md). Pure.
  */

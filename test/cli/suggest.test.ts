@@ -42,4 +42,9 @@ t.test('the letter-count shortcut never drops a match the full comparison keeps'
   fc.assert(fc.property(word, fc.array(word, { maxLength: 12 }), (w, candidates) => {
     t.same(closeMatches(w, candidates), bruteForce(w, candidates));
   }), { numRuns: 2000 });
+  // Words with a letter past ASCII take the counting map instead of the ASCII array.
+  const wide = fc.string({ unit: fc.constantFrom('a', 'b', '-', '\u00e9'), maxLength: 12 });
+  fc.assert(fc.property(wide, fc.array(wide, { maxLength: 12 }), (w, candidates) => {
+    t.same(closeMatches(w, candidates), bruteForce(w, candidates));
+  }), { numRuns: 2000 });
 });

@@ -5,6 +5,10 @@ import { gatesFor } from '../../src/kubelet/gates/gate-table.js';
 import { MODELLED_MINORS } from '../../src/kubelet/version.js';
 import { NEWEST_MODELLED_MINOR } from '../../src/kubelet/data/minors.js';
 import { exitCodeFor } from '../../src/model/report.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runBundle } from '../hostile/bundle.js';
 
 function node(t: Test, flags: string, config = '') {
   return t.testdir({
@@ -82,4 +86,19 @@ t.test("OpenShift's kubelet: no warning, an upgrade brings the machine-config op
   t.ok(upstream.findings.some((f) => f.id === 'newer-kubelet-refuses'));
   const openshift = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: '1.34.2', kubeletFlavor: 'openshift' });
   t.notOk(openshift.findings.some((f) => f.id === 'newer-kubelet-refuses'));
+});
+
+t.test('preflight answers for the kubelet starting now and leaves the warning to check and serve (kubelet\'s start path)', async (t) => {
+  const root = node(t, '--pod-infra-container-image=registry.k8s.io/pause:3.10');
+  const textfileDir = mkdtempSync(join(tmpdir(), 'node-check-textfile-'));
+  t.teardown(() => rmSync(textfileDir, { recursive: true, force: true }));
+  const preflight = runBundle(['preflight', '--root', root, '--kubelet-version', '1.34.2', '--textfile-dir', textfileDir, '--no-journal']);
+  t.equal(preflight.status, 0, preflight.stderr);
+  const metrics = readdirSync(textfileDir).map((name) => readFileSync(join(textfileDir, name), 'utf8')).join('');
+  t.match(metrics, /^nodecheck_findings\{severity="warning"\} 0$/m, 'no warning from preflight');
+  t.notMatch(metrics, /newer-kubelet-refuses/);
+  const check = runBundle(['check', '--root', root, '--kubelet-version', '1.34.2', '--output', 'json']);
+  const report = JSON.parse(check.stdout) as { kubeletWillStart: boolean; findings: { id: string }[] };
+  t.equal(report.kubeletWillStart, true, 'the same answer');
+  t.ok(report.findings.some((f) => f.id === 'newer-kubelet-refuses'), 'check warns about the upgrade');
 });

@@ -39,7 +39,7 @@ export async function runPreflight(settings: Settings, io: CliIo): Promise<numbe
     return await withinBudget(
     budgetMs,
     async () => {
-      const report = applyIgnores(await runNodeCheck(settings, { applyFallback: settings.fallback, timeoutMs: remainingMs, warn: io.stderr }), settings.ignore);
+      const report = applyIgnores(await runNodeCheck(settings, { applyFallback: settings.fallback, timeoutMs: remainingMs, warn: io.stderr, upgradeWarnings: false }), settings.ignore);
       known.report = report;
       io.stdout(settings.output === 'json' ? renderJson(report) : `${io.stdoutIsJournal ? summaryPriority(report) : ''}${summaryLine(report)}`);
       if (settings.verbose && settings.output !== 'json') io.stderr(verboseLines(report));

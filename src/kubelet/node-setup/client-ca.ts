@@ -12,6 +12,8 @@ import { decodePem, type PemDecoder } from '../../go/pem.js';
 import { parseGoCertificateFields, type GoCertificate, type GoX509, type X509Verdict } from '../../go/x509/parser.js';
 import { acrossKubeletGo } from './go-builds.js';
 import type { PathFact } from '../../model/node.js';
+import { oncePerOwner } from '../../memo.js';
+import type { GoTls } from '../../go/tls/key-pair.js';
 
 export type ClientCaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly inexact: boolean } | { readonly undecidable: string };
 
@@ -43,13 +45,22 @@ export function checkClientCaFile(minor: number, path: string, fact: PathFact | 
   if (data.length === 0) return { ok: false, error: `missing content for CA bundle ${goQuote(name)}`, inexact: false };
   // Every Go release kubelet 1.<minor> shipped with must give the same answer (src/kubelet/node-setup/go-builds.ts).
   const answer = acrossKubeletGo(minor, godebug, (go) => {
-    const verdict = parseCertsPem(data, go.decoder, go);
+    const verdict = parsedOnce(data, JSON.stringify(go));
     return 'undecidable' in verdict ? verdict : verdict.ok ? { ok: true, value: undefined } : verdict;
   });
   if ('undecidable' in answer) return { undecidable: `${path}: ${answer.undecidable}` };
   if (answer.ok) return { ok: true };
   return { ok: false, error: `error loading CA bundle for ${goQuote(name)}: ${answer.error}`, inexact: answer.inexact };
 }
+
+/**
+ * ParseCertsPEM's verdict per bundle and Go build: kubelet minors share Go releases, and `check`
+ * asks for the same bundle once per minor (14).
+ */
+const parsedOnce = oncePerOwner((data: Uint8Array, build: string): X509Verdict => {
+  const go = JSON.parse(build) as GoTls;
+  return parseCertsPem(data, go.decoder, go);
+});
 
 /**
  * client-go util/cert/pem.go ParseCertsPEM (unchanged v0.24-v0.36): every "CERTIFICATE" block

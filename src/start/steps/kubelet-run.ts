@@ -32,7 +32,8 @@ import { goSprintf, RUN_WRAP, wrapStepError } from '../../kubelet/data/start-seq
 import { checkServingCert } from '../../kubelet/node-setup/serving-cert.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import { flagValueOrigin } from '../argument-origin.js';
-import type { PathFact } from '../../model/node.js';
+import type { FileTable, PathFact } from '../../model/node.js';
+import { oncePerOwner } from '../../memo.js';
 import type { FindingId } from '../../catalog/findings.js';
 
 /** Host checks by the start step they belong to (kernel tunables fail only after start). */
@@ -251,6 +252,15 @@ const flagIsTrue = (context: StartContext, name: string): boolean => {
   return parsed.ok && parsed.value;
 };
 
+/**
+ * buildKubeletClientConfig's answer per node (its files), inputs and minor (whose Go builds parse
+ * the TLS material): asked again by the same check, it is not recomputed.
+ */
+const clientConfigOf = oncePerOwner((files: FileTable, input: string) => {
+  const [kubeconfig, bootstrapKubeconfig, rotateCertificates, certDir, minor, godebug] = JSON.parse(input) as [string, string, boolean, string, number, string | null];
+  return checkClientConfig({ kubeconfig, bootstrapKubeconfig, rotateCertificates, certDir, now: new Date(), minor, ...(godebug === null ? {} : { godebug }) }, (path) => files[nodePathKey(path)]);
+});
+
 /** The run() checks of flags and fields that need no host fact: lock file, API client, client CA, evictionHard. */
 function startInputs(context: StartContext): Ordered[] {
   const items: Ordered[] = [];
@@ -282,15 +292,7 @@ function startInputs(context: StartContext): Ordered[] {
 
   // buildKubeletClientConfig (run(), after the cloud provider and the node name, before BuildAuth).
   const flagValue = (name: string) => (context.model.kubelet ? lastValue(context.model.kubelet.flags, name) : undefined) ?? '';
-  const client = checkClientConfig({
-    kubeconfig: flagValue('kubeconfig'),
-    bootstrapKubeconfig: flagValue('bootstrap-kubeconfig'),
-    rotateCertificates: config['rotateCertificates'] === true,
-    certDir: flagValue('cert-dir') || DEFAULT_CERT_DIR,
-    now: new Date(),
-    minor: context.minor,
-    godebug: context.model.kubeletEnvironment['GODEBUG'],
-  }, (path) => context.model.files[nodePathKey(path)]);
+  const client = clientConfigOf(context.model.files, JSON.stringify([flagValue('kubeconfig'), flagValue('bootstrap-kubeconfig'), config['rotateCertificates'] === true, flagValue('cert-dir') || DEFAULT_CERT_DIR, context.minor, context.model.kubeletEnvironment['GODEBUG'] ?? null]));
   if ('undecidable' in client) items.push({ step: 'run:client-config', outcome: { undecidable: `kubelet's API client: ${client.undecidable}`, path: client.path } });
   else if (!client.ok) {
     items.push(fail('run:client-config', 'kubelet-kubeconfig-invalid', client.error, `Kubelet 1.${context.minor} cannot build its API client from ${client.path}: ${client.error}.`,
