@@ -28,14 +28,19 @@ export const gatesFromConfigStep: StartCheck = {
     const result = context.gatesFromConfig;
     if (!result) return { pass: true };
     const step = outcome(context, result, context.model.kubeletConfig.configFile?.path ?? context.model.kubeletConfig.configDir?.path);
-    // The real kubelet 1.37.2 exits 2 with a Go panic (cobra's Execute in its stack) on an unknown
-    // gate in the config file, not with the "command failed" line of the flags-based case
-    // (test/oracle/verdicts/1.37.json, generated/gate-config-unknown); the panic's first line was
-    // not recorded, so the words are node-check's, marked inexact (docs/unverified.md).
-    if (context.minor >= 37 && 'fail' in step && step.fail.findingId === 'feature-gate-unknown') return { ...step, fail: { ...step.fail, inexact: true, exitStatus: 2 } };
+    // From 1.32 decoding the config file defaults it (pkg/kubelet/apis/config/v1beta1/defaults.go
+    // SetDefaults_KubeletConfiguration at v1.32.13..v1.37.2), which sets its gates on a copy of the
+    // global gate and panics on SetFromMap's error ("panic: failed to merge global and in-flight
+    // KubeletConfiguration while setting defaults, error: unrecognized feature gate: …"), exit 2,
+    // before the "command failed" line of the flags-based case (the real 1.34.12 and 1.37.2:
+    // test/oracle/verdicts/1.3{4,7}.json, generated/gate-config-unknown; 1.31.14 exits 1). The
+    // recorder does not take a panic's line, so the words are node-check's, marked inexact (docs/unverified.md).
+    if (context.minor >= FIRST_MINOR_DEFAULTING_PANICS && 'fail' in step && step.fail.findingId === 'feature-gate-unknown') return { ...step, fail: { ...step.fail, inexact: true, exitStatus: 2 } };
     return step;
   },
 };
+
+const FIRST_MINOR_DEFAULTING_PANICS = 32;
 
 function outcome(context: StartContext, result: SetFeatureGatesResult, where: string | undefined): StepOutcome {
   if ('undecidable' in result) return { undecidable: `node-check cannot tell whether kubelet 1.${context.minor} accepts its feature gates: ${result.undecidable}` };
