@@ -145,6 +145,12 @@ t.test('feature gates from --config / --config-dir: the file\'s unknown gate fai
     t.equal(outcome.fail.message, `Kubelet 1.30 refuses its feature gates (${conf}): unrecognized feature gate: NoSuchGate.`);
     t.equal(outcome.fail.logLine, '"command failed" err="failed to set feature gates from initial flags-based config: unrecognized feature gate: NoSuchGate"');
   }
+  // From 1.32 the config file's defaulting panics on the gate (exit 2; the real 1.34.12 did), before 1.32 exit 1.
+  const exitAt = (minor: number) => {
+    const o = gatesFromConfigStep.run(context(`--config=${conf}`, minor, { kubeletConfig: { configFile: { path: conf, content: Buffer.from(kc) } } }));
+    return 'fail' in o ? [o.fail.exitStatus, o.fail.inexact === true] : undefined;
+  };
+  t.same([exitAt(31), exitAt(32), exitAt(34)], [[1, false], [2, true], [2, true]]);
   const dir = '/etc/kubernetes/kubelet.conf.d';
   const fromDir = context(`--config-dir=${dir}`, 30, { kubeletConfig: { configDir: { path: dir, dropIns: [{ path: `${dir}/10.conf`, content: Buffer.from(kc) }] } } });
   const dirOutcome = gatesFromConfigStep.run(fromDir);
