@@ -75,103 +75,73 @@ function reasonKind(reason) {
 }
 
 /**
- * OpenShift's recordings (test/oracle/verdicts/openshift-4.N.json, judge.mjs --openshift 4.N):
- * each release's cases against node-check, as for an upstream minor; one line per release,
- * `openshift 4.N (kubelet 1.M): A/B verdicts agree (C judged by the real kubelet binary)`.
+ * One recording against node-check: its cases (`cases`: the ids the harness generates now), the
+ * problems and held reasons (indented lines, `scope` names the minor or release), then the line
+ * `<title>: A/B verdicts agree (C judged by the real kubelet binary)`.
  */
-export async function compareOpenshift(api, { log, listHeld }) {
-  const files = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^openshift-\d+\.\d+\.json$/.test(f)) : [];
-  const releases = files.map((f) => f.slice('openshift-'.length, -'.json'.length)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  let agreeAll = 0;
-  let totalAll = 0;
-  for (const release of releases) {
-    const recording = JSON.parse(readFileSync(`${VERDICTS_DIR}openshift-${release}.json`, 'utf8'));
-    const cases = new Map(openshiftCasesFor(release).map((c) => [c.id, c]));
-    let agree = 0;
-    let total = 0;
-    let judgedCount = 0;
-    const problems = [];
-    const held = [];
-    const unseen = [];
-    for (const [id, verdict] of Object.entries(recording.results)) {
-      if (verdict.outcome === 'not-judged') {
-        cases.delete(id);
-        continue;
-      }
-      total++;
-      const result = await compareCase(api, recording, cases.get(id), verdict);
+async function compareRecording(api, recording, cases, { scope, title, rejudge, log, listHeld }) {
+  let agree = 0;
+  let total = 0;
+  let judgedCount = 0;
+  const problems = [];
+  const held = [];
+  const unseen = [];
+  for (const [id, verdict] of Object.entries(recording.results)) {
+    if (verdict.outcome === 'not-judged') {
       cases.delete(id);
-      if (result.judged) judgedCount++;
-      if (result.held) held.push([id, result.held]);
-      if (result.unseen) unseen.push(id);
-      if (result.agree) agree++;
-      else problems.push(`  ${id}: ${result.problem}`);
+      continue;
     }
-    for (const id of cases.keys()) {
-      total++;
-      problems.push(`  ${id}: not recorded: re-judge this release (npm run oracle -- --openshift ${release})`);
-    }
-    for (const p of problems) log(p);
-    if (held.length > 0) {
-      const kinds = new Map();
-      for (const [, reason] of held) kinds.set(reasonKind(reason), (kinds.get(reasonKind(reason)) ?? 0) + 1);
-      log(`  openshift ${release}: ${held.length} held where node-check answers null (cannot tell): ${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}× ${k}`).join('; ')}`);
-      if (listHeld) for (const [id, reason] of held) log(`    ${id}: ${reason}`);
-    }
-    if (unseen.length > 0) log(`  openshift ${release}: ${unseen.length} started where node-check's only error (the kernel tunables protectKernelDefaults requires) comes after "Started kubelet", which the oracle does not watch${listHeld ? `: ${unseen.join(', ')}` : ''}`);
-    log(`openshift ${release} (kubelet 1.${openshiftKubeletMinor(release)}): ${agree}/${total} verdicts agree (${judgedCount} judged by the real kubelet binary)`);
-    agreeAll += agree;
-    totalAll += total;
+    total++;
+    const result = await compareCase(api, recording, cases.get(id), verdict);
+    cases.delete(id);
+    if (result.judged) judgedCount++;
+    if (result.held) held.push([id, result.held]);
+    if (result.unseen) unseen.push(id);
+    if (result.agree) agree++;
+    else problems.push(`  ${id}: ${result.problem}`);
   }
-  return { agree: agreeAll, total: totalAll };
+  for (const id of cases.keys()) {
+    total++;
+    problems.push(`  ${id}: not recorded: re-judge it (${rejudge})`);
+  }
+  for (const p of problems) log(p);
+  if (held.length > 0) {
+    const kinds = new Map();
+    for (const [, reason] of held) kinds.set(reasonKind(reason), (kinds.get(reasonKind(reason)) ?? 0) + 1);
+    log(`  ${scope}: ${held.length} held where node-check answers null (cannot tell): ${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}× ${k}`).join('; ')}`);
+    if (listHeld) for (const [id, reason] of held) log(`    ${id}: ${reason}`);
+  }
+  if (unseen.length > 0) log(`  ${scope}: ${unseen.length} started where node-check's only error (the kernel tunables protectKernelDefaults requires) comes after "Started kubelet", which the oracle does not watch${listHeld ? `: ${unseen.join(', ')}` : ''}`);
+  log(`${title}: ${agree}/${total} verdicts agree (${judgedCount} judged by the real kubelet binary)`);
+  return { agree, total };
+}
+
+/** The recordings in VERDICTS_DIR whose names match `pattern` (its group: the minor or release), in version order. */
+function recorded(pattern) {
+  const files = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR) : [];
+  return files.map((f) => pattern.exec(f)?.[1]).filter(Boolean).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
 export async function compareAll({ log = (s) => process.stdout.write(`${s}\n`), listHeld = false } = {}) {
   const api = await importTs(fileURLToPath(new URL('./node-check-api.ts', import.meta.url)));
-  const files = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^1\.\d+\.json$/.test(f)) : [];
-  const minors = files.map((f) => Number(f.slice(2, -5))).sort((a, b) => a - b);
   let agreeAll = 0;
   let totalAll = 0;
-  for (const minor of minors) {
-    const recording = JSON.parse(readFileSync(`${VERDICTS_DIR}1.${minor}.json`, 'utf8'));
-    const cases = new Map(casesFor(minor).map((c) => [c.id, c]));
-    let agree = 0;
-    let total = 0;
-    let judgedCount = 0;
-    const problems = [];
-    const held = [];
-    for (const [id, verdict] of Object.entries(recording.results)) {
-      if (verdict.outcome === 'not-judged') {
-        cases.delete(id);
-        continue;
-      }
-      total++;
-      const result = await compareCase(api, recording, cases.get(id), verdict);
-      cases.delete(id);
-      if (result.judged) judgedCount++;
-      if (result.held) held.push([id, result.held]);
-      if (result.unseen) log(`  ${id}: started; node-check's only error (${result.unseen}) comes after "Started kubelet", which the oracle does not watch`);
-      if (result.agree) agree++;
-      else problems.push(`  ${id}: ${result.problem}`);
-    }
-    for (const id of cases.keys()) {
-      total++;
-      problems.push(`  ${id}: not recorded: re-judge this minor (npm run oracle -- --minor 1.${minor})`);
-    }
-    for (const p of problems) log(p);
-    if (held.length > 0) {
-      const kinds = new Map();
-      for (const [, reason] of held) kinds.set(reasonKind(reason), (kinds.get(reasonKind(reason)) ?? 0) + 1);
-      log(`  1.${minor}: ${held.length} held where node-check answers null (cannot tell): ${[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}× ${k}`).join('; ')}`);
-      if (listHeld) for (const [id, reason] of held) log(`    ${id}: ${reason}`);
-    }
-    log(`kubelet 1.${minor}: ${agree}/${total} verdicts agree (${judgedCount} judged by the real kubelet binary)`);
+  const count = ({ agree, total }) => {
     agreeAll += agree;
     totalAll += total;
+  };
+  for (const version of recorded(/^1\.(\d+)\.json$/)) {
+    const minor = Number(version);
+    const recording = JSON.parse(readFileSync(`${VERDICTS_DIR}1.${minor}.json`, 'utf8'));
+    const cases = new Map(casesFor(minor).map((c) => [c.id, c]));
+    count(await compareRecording(api, recording, cases, { scope: `1.${minor}`, title: `kubelet 1.${minor}`, rejudge: `npm run oracle -- --minor 1.${minor}`, log, listHeld }));
   }
-  const openshift = await compareOpenshift(api, { log, listHeld });
-  agreeAll += openshift.agree;
-  totalAll += openshift.total;
+  // OpenShift's recordings (test/oracle/verdicts/openshift-4.N.json, judge.mjs --openshift 4.N), one line per release.
+  for (const release of recorded(/^openshift-(\d+\.\d+)\.json$/)) {
+    const recording = JSON.parse(readFileSync(`${VERDICTS_DIR}openshift-${release}.json`, 'utf8'));
+    const cases = new Map(openshiftCasesFor(release).map((c) => [c.id, c]));
+    count(await compareRecording(api, recording, cases, { scope: `openshift ${release}`, title: `openshift ${release} (kubelet 1.${openshiftKubeletMinor(release)})`, rejudge: `npm run oracle -- --openshift ${release}`, log, listHeld }));
+  }
   log(`${agreeAll}/${totalAll} oracle verdicts agree`);
   return agreeAll === totalAll && totalAll > 0;
 }

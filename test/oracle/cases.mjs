@@ -319,13 +319,8 @@ function treeEntries(root) {
   return entries;
 }
 
-/**
- * The cases for one minor: { id, kind, root?, files?, unit, hash }. A fixture case has `root`
- * (its directory); a generated case has `files` (node path -> { content, mode }) for
- * materializeCase to write.
- */
-export function casesFor(minor) {
-  const cases = [];
+/** Every fixture under test/fixtures/nodes with its case.json, in name order. */
+function* fixtureSpecs() {
   for (const name of readdirSync(FIXTURES_DIR).sort()) {
     let spec;
     try {
@@ -333,6 +328,18 @@ export function casesFor(minor) {
     } catch {
       continue;
     }
+    yield [name, spec];
+  }
+}
+
+/**
+ * The cases for one minor: { id, kind, root?, files?, unit, hash }. A fixture case has `root`
+ * (its directory); a generated case has `files` (node path -> { content, mode }) for
+ * materializeCase to write.
+ */
+export function casesFor(minor) {
+  const cases = [];
+  for (const [name, spec] of fixtureSpecs()) {
     if (name.startsWith('ocp-') || spec.kubeletFlavor === 'openshift' || !spec.expect?.[`1.${minor}`]) continue;
     const root = join(FIXTURES_DIR, name, 'root');
     const entries = treeEntries(root);
@@ -519,13 +526,7 @@ function rootCases(id, root, unit, minor) {
 export function openshiftCasesFor(release) {
   const minor = openshiftKubeletMinor(release);
   const cases = [];
-  for (const name of readdirSync(FIXTURES_DIR).sort()) {
-    let spec;
-    try {
-      spec = JSON.parse(readFileSync(join(FIXTURES_DIR, name, 'case.json'), 'utf8'));
-    } catch {
-      continue;
-    }
+  for (const [name, spec] of fixtureSpecs()) {
     if (!(name.startsWith('ocp-') || name.startsWith('start-ocp-') || spec.kubeletFlavor === 'openshift') || !spec.expect?.[`1.${minor}`]) continue;
     cases.push(...rootCases(`fixture/${name}`, join(FIXTURES_DIR, name, 'root'), spec.unit ?? 'kubelet.service', minor));
   }

@@ -1,6 +1,6 @@
 /** The differential oracle's Go-free half: kubelet's output made into verdict words, and the comparison's refusal of stale verdicts. */
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,10 +46,9 @@ t.test('the line kubelet exits on decides over error lines other goroutines writ
   t.equal(noise.error, 'a', "a reflector's failure is never the deciding line");
 });
 
-const recorded = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^1\.\d+\.json$/.test(f)) : [];
-t.test('a verdict recorded for other inputs is stale, and fails the comparison', { skip: recorded.length === 0 ? 'no recorded verdicts' : false }, async (t) => {
+/** The comparison run on a copy of one recording in which one judged verdict's input hash is wrong. */
+function compareWithStaleVerdict(t: { testdir: () => string }, file: string): { run: SpawnSyncReturns<string>; id: string } {
   const dir = t.testdir();
-  const file = recorded[0]!;
   copyFileSync(join(VERDICTS_DIR, file), join(dir, file));
   const recording = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { results: Record<string, { caseHash: string; outcome: string }> };
   const [id, verdict] = Object.entries(recording.results).find(([, v]) => v.outcome !== 'not-judged')!;
@@ -57,7 +56,13 @@ t.test('a verdict recorded for other inputs is stale, and fails the comparison',
   writeFileSync(join(dir, file), JSON.stringify(recording));
   // The comparison is a script of its own, outside the coverage tap measures for src/.
   const { NODE_V8_COVERAGE: _coverage, ...env } = process.env;
-  const run = spawnSync(process.execPath, [COMPARE], { encoding: 'utf8', env: { ...env, NODE_CHECK_ORACLE_VERDICTS: dir }, timeout: 240_000 });
+  return { run: spawnSync(process.execPath, [COMPARE], { encoding: 'utf8', env: { ...env, NODE_CHECK_ORACLE_VERDICTS: dir }, timeout: 240_000 }), id };
+}
+
+const recorded = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^1\.\d+\.json$/.test(f)) : [];
+t.test('a verdict recorded for other inputs is stale, and fails the comparison', { skip: recorded.length === 0 ? 'no recorded verdicts' : false }, async (t) => {
+  const file = recorded[0]!;
+  const { run, id } = compareWithStaleVerdict(t, file);
   t.equal(run.status, 1);
   t.match(run.stdout, new RegExp(`  ${id.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: stale: `));
   t.match(run.stdout, new RegExp(`^kubelet ${file.slice(0, -5).replace('.', '\\.')}: \\d+/\\d+ verdicts agree \\(\\d+ judged by the real kubelet binary\\)$`, 'm'));
@@ -122,15 +127,8 @@ t.test('kubelet started and node-check fails only after "Started kubelet": agree
 
 const openshiftRecorded = existsSync(VERDICTS_DIR) ? readdirSync(VERDICTS_DIR).filter((f) => /^openshift-\d+\.\d+\.json$/.test(f)) : [];
 t.test("OpenShift's recordings get their own line, in the total, and fail on a stale verdict", { skip: openshiftRecorded.length === 0 ? 'no OpenShift recording' : false }, async (t) => {
-  const dir = t.testdir();
   const file = openshiftRecorded[0]!;
-  copyFileSync(join(VERDICTS_DIR, file), join(dir, file));
-  const recording = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { results: Record<string, { caseHash: string; outcome: string }> };
-  const [id, verdict] = Object.entries(recording.results).find(([, v]) => v.outcome !== 'not-judged')!;
-  verdict.caseHash = `sha256:${'0'.repeat(64)}`;
-  writeFileSync(join(dir, file), JSON.stringify(recording));
-  const { NODE_V8_COVERAGE: _coverage, ...env } = process.env;
-  const run = spawnSync(process.execPath, [COMPARE], { encoding: 'utf8', env: { ...env, NODE_CHECK_ORACLE_VERDICTS: dir }, timeout: 240_000 });
+  const { run, id } = compareWithStaleVerdict(t, file);
   t.equal(run.status, 1);
   t.match(run.stdout, `  ${id}: stale: `);
   const release = file.slice('openshift-'.length, -'.json'.length).replace('.', '\\.');
