@@ -32,6 +32,8 @@ const ADAPTED_REQUIRES =
   '# the start job, so it is left out. Nothing else in this file differs from the seed.\n';
 
 /** The seed's files for the node: kubelet's unit, its MCO drop-ins and env files, /etc/kubernetes. */
+const PROTECT_KERNEL_DEFAULTS = '"protectKernelDefaults":true';
+
 function seedFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (dir: string): void => {
@@ -47,6 +49,13 @@ function seedFiles(): Record<string, string> {
   const unit = files['/etc/systemd/system/kubelet.service'];
   if (unit === undefined || !unit.includes(SEED_REQUIRES)) throw new Error(`the seed's kubelet.service no longer has "${SEED_REQUIRES.trim()}"; update kubelet-node.ts`);
   files['/etc/systemd/system/kubelet.service'] = unit.replace(SEED_REQUIRES, ADAPTED_REQUIRES);
+  // The nodes share this machine's kernel tunables (vm.overcommit_memory, kernel.panic, …), which a
+  // test must not change. With protectKernelDefaults, kubelet refuses tunables other than its own
+  // after "Started kubelet" (node-check's kubelet-post-start step), so on a machine at the kernel's
+  // defaults the fallback would rightly say it cannot help: these tests are about the fallback.
+  const config = files['/etc/kubernetes/kubelet.conf'];
+  if (config === undefined || !config.includes(PROTECT_KERNEL_DEFAULTS)) throw new Error(`the seed's kubelet.conf no longer has ${PROTECT_KERNEL_DEFAULTS}; update kubelet-node.ts`);
+  files['/etc/kubernetes/kubelet.conf'] = config.replace(PROTECT_KERNEL_DEFAULTS, '"protectKernelDefaults":false');
   return files;
 }
 
