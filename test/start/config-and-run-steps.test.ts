@@ -107,7 +107,11 @@ t.test('Run(): --cloud-provider per minor', async (t) => {
   t.equal(unknown?.findingId, 'cloud-provider-unknown');
   t.equal(unknown?.kubeletError, 'failed to run Kubelet: unknown cloud provider "foo"');
   t.equal(unknown?.logLine, '"command failed" err="failed to run Kubelet: unknown cloud provider \\"foo\\""');
-  const disabled = failOf(kubeletRunStep.run(ctx('--cloud-provider=aws', 33)));
+  // 1.32-1.33 refuse in run() itself, unwrapped (the real 1.33.13: test/oracle/verdicts/1.33.json,
+  // generated/flag-cloud-provider-aws); 1.34+ in NewMainKubelet.
+  const refusedInRun = failOf(kubeletRunStep.run(ctx('--cloud-provider=aws', 33)));
+  t.equal(refusedInRun?.kubeletError, 'failed to run Kubelet: cloud provider "aws" was specified, but built-in cloud providers are disabled. Please set --cloud-provider=external and migrate to an external cloud provider');
+  const disabled = failOf(kubeletRunStep.run(ctx('--cloud-provider=aws', 34)));
   t.equal(disabled?.kubeletError, 'failed to run Kubelet: failed to create kubelet: cloud provider "aws" was specified, but built-in cloud providers are disabled. Please set --cloud-provider=external and migrate to an external cloud provider');
   t.same(kubeletRunStep.run(ctx('--cloud-provider=external', 33)), { pass: true });
   t.ok('undecidable' in kubeletRunStep.run(ctx('--cloud-provider=gce', 28)), 'an in-tree provider initialises against the cloud');

@@ -26,9 +26,17 @@
  * 1.31: in-tree providers were removed from kubernetes and DisableCloudProviders is GA and locked
  * to true. cmd/kubelet/app/server.go run() at v1.31.14 still calls DeprecationWarningForProvider and
  * InitCloudProvider (-> `unknown cloud provider`) before NewMainKubelet; the 1.31 answers are still
- * marked inexact (docs/unverified.md). 1.32+: run() has no cloud step (server.go at v1.32.13-v1.37.2
- * has no InitCloudProvider call).
+ * marked inexact (docs/unverified.md). 1.32-1.33: run() refuses any name but "" and "external"
+ * itself, before NewMainKubelet, unwrapped (cmd/kubelet/app/server.go run() at v1.32.13 and v1.33.13:
+ * `if kubeDeps.Cloud == nil { … return cloudprovider.ErrorForDisabledProvider(…) }`; the real
+ * 1.33.13 printed `failed to run Kubelet: cloud provider "aws" was specified, …`). 1.34+: only
+ * NewMainKubelet (server.go at v1.34.12-v1.37.2 has neither check).
  */
+
+/** Whether kubelet 1.`minor` refuses a built-in provider in run() itself (1.32-1.33), not in NewMainKubelet. */
+export function refusedInRun(minor: number): boolean {
+  return minor === 32 || minor === 33;
+}
 import { goQuote } from '../../go/quote.js';
 import { isModelledMinor } from '../data/minors.js';
 import { RUN_WRAP, goSprintf, wrapStepError } from '../data/start-sequence.js';
@@ -93,7 +101,7 @@ export function checkCloudProvider(
 
   if (minor >= 31) {
     if (name === '') return undefined;
-    const kubeletError = wrapStepError(minor, 'run:create-kubelet', disabledProviderError(name));
+    const kubeletError = refusedInRun(minor) ? goSprintf(RUN_WRAP, disabledProviderError(name)) : wrapStepError(minor, 'run:create-kubelet', disabledProviderError(name));
     if (kubeletError === undefined) return undefined;
     return {
       findingId: 'cloud-provider-disabled',

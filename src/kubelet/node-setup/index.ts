@@ -6,7 +6,7 @@
  * report the first failure in kubelet's order.
  */
 import { stepIndex, type StartStepId } from '../data/start-sequence.js';
-import { checkCloudProvider, inTreeCloudProviders, type CloudProviderInput } from './cloud-provider.js';
+import { checkCloudProvider, inTreeCloudProviders, refusedInRun, type CloudProviderInput } from './cloud-provider.js';
 import { checkNodeIP } from './node-ip.js';
 import { checkReservedResources, type ResourceMap } from './reserved.js';
 import { isUndecidable, type GateEnabled, type KubeletFlavor, type NodeSetupFailure, type Undecidable } from './types.js';
@@ -35,10 +35,10 @@ export interface NodeSetupStepResult {
   readonly result: NodeSetupFailure | Undecidable;
 }
 
-/** The step a cloud-provider result belongs to: InitCloudProvider in run(), or NewMainKubelet. */
-function cloudStep(result: NodeSetupFailure | Undecidable): StartStepId {
+/** The step a cloud-provider result belongs to: run()'s own cloud step (InitCloudProvider; 1.32-1.33 its refusal), or NewMainKubelet. */
+function cloudStep(minor: number, result: NodeSetupFailure | Undecidable): StartStepId {
   if (isUndecidable(result)) return 'run:cloud-init';
-  return result.findingId === 'cloud-provider-disabled' ? 'run:create-kubelet' : 'run:cloud-init';
+  return result.findingId === 'cloud-provider-disabled' && !refusedInRun(minor) ? 'run:create-kubelet' : 'run:cloud-init';
 }
 
 /**
@@ -65,7 +65,7 @@ export function evaluateNodeSetup(
     gateEnabled,
     flavor,
   );
-  if (cloud) out.push({ step: cloudStep(cloud), result: cloud });
+  if (cloud) out.push({ step: cloudStep(minor, cloud), result: cloud });
   const reserved = checkReservedResources(minor, {
     ...(input.kubeReserved ? { kubeReserved: input.kubeReserved } : {}),
     ...(input.systemReserved ? { systemReserved: input.systemReserved } : {}),
