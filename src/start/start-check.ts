@@ -7,35 +7,17 @@
  */
 import type { Finding } from '../model/findings.js';
 import type { StartContext } from './start-context.js';
-import type { FindingId } from '../catalog/findings.js';
+import type { Refusal, Verdict } from '../model/verdict.js';
+import { PASS } from '../model/verdict.js';
 
 /** What refuses: systemd before kubelet runs, or kubelet at one of its start steps. */
 export type StartStage = 'systemd' | 'kubelet';
 
-/** Why kubelet (or systemd) refuses to start, in its own words. */
-export interface StartFailure {
-  /** Finding id (documented in the catalog and by `node-check explain`). */
-  readonly findingId: FindingId;
-  /** One sentence for people. */
-  readonly message: string;
-  readonly remediation: string;
-  /** The text kubelet prints as err="…" (or systemd's journal line), exact for this version. */
-  readonly kubeletError: string;
-  /** The stable part of the journal line, e.g. `"command failed" err="failed to parse kubelet flag: unknown flag: --x"`. */
-  readonly logLine?: string;
-  /** Exit status: 1 for kubelet's errors, 255 for klog.Fatalf, 203 for systemd's EXEC failure. */
-  readonly exitStatus?: number;
-  readonly path?: string;
-  readonly provider?: string;
-  /** The verdict is certain but the exact text is not (e.g. Go map order picks one of several errors). */
-  readonly inexact?: boolean;
-}
+/** Why kubelet (or systemd) refuses to start, in its own words (src/model/verdict.ts). */
+export type StartFailure = Refusal;
 
-export type StepOutcome =
-  | { readonly pass: true; readonly findings?: readonly Finding[] }
-  | { readonly fail: StartFailure; readonly findings?: readonly Finding[] }
-  /** node-check cannot tell whether this step passes; the reason is a sentence. */
-  | { readonly undecidable: string; readonly path?: string; readonly findings?: readonly Finding[] };
+/** A step's verdict, with the warnings and notes of the step. */
+export type StepOutcome = Verdict & { readonly findings?: readonly Finding[] };
 
 export interface StartCheck {
   readonly id: string;
@@ -46,7 +28,7 @@ export interface StartCheck {
   run(context: StartContext): StepOutcome;
 }
 
-export const PASS: StepOutcome = { pass: true };
+export { PASS };
 
 /**
  * A failure of one of kubelet's own start steps: kubelet exits 1 (unless said otherwise) and logs

@@ -1,41 +1,25 @@
 /**
- * What a precondition check returns (the shape every node-check rule shares):
- * a predicted failure with the exact text, or "cannot tell". Plain data.
+ * What a precondition check returns in its lists (the systemd and host checks): the refusal and
+ * cannot-tell halves of the one Verdict (src/model/verdict.ts); a check that passes is absent.
  */
 import type { Finding } from '../model/findings.js';
-import type { FindingId } from '../catalog/findings.js';
+import type { CannotTell, Refusal, Verdict } from '../model/verdict.js';
 
-export interface PreconditionFailure {
-  readonly findingId: FindingId;
-  /**
-   * The exact line the failure leaves: for systemd, the journal MESSAGE of PID 1 (with the
-   * "<unit>: " prefix systemd puts in front); for kubelet, the text it prints as err="...".
-   */
-  readonly kubeletError: string;
-  readonly message: string;
-  readonly remediation: string;
-  readonly path?: string;
-  /** The exit status systemd records for the main process (203 = EXEC, 1 = kubelet's own exit). */
-  readonly exitStatus?: number;
-  /** The verdict is certain, the exact text is not (version not pinned, Go map order, gRPC wording). */
-  readonly inexact?: boolean;
-  /** systemd's Result= for the unit after the failure ('resources', 'exit-code'). */
-  readonly systemdResult?: string;
-  /** Every journal line systemd logs for the failure, in order (the first is kubeletError). */
-  readonly systemdLines?: readonly string[];
-}
+/** A predicted refusal with the exact text (src/model/verdict.ts). */
+export type PreconditionFailure = Refusal;
 
-export interface PreconditionUndecidable {
-  readonly undecidable: string;
-  /** The finding this would have been, when known. */
-  readonly findingId?: FindingId;
-  readonly path?: string;
-}
+export type PreconditionUndecidable = CannotTell;
 
 export type PreconditionOutcome = PreconditionFailure | PreconditionUndecidable;
 
 export function isFailure(outcome: PreconditionOutcome | { readonly notChecked: string }): outcome is PreconditionFailure {
   return 'kubeletError' in outcome;
+}
+
+/** The Verdict of a list entry (absent: passes). */
+export function verdictOf(outcome: PreconditionOutcome | undefined): Verdict {
+  if (outcome === undefined) return { pass: true };
+  return isFailure(outcome) ? { fail: outcome } : outcome;
 }
 
 /** strerror(3) as systemd prints it with %m (glibc, C locale). */
