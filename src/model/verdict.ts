@@ -48,3 +48,13 @@ export const PASS: Verdict = { pass: true };
 export function cannotTell(reason: string, path?: string): CannotTell {
   return path ? { undecidable: reason, path } : { undecidable: reason };
 }
+
+/**
+ * What an emulated Go or Kubernetes function answers before kubelet wraps its error: nil, the
+ * error's text (inexact when Go's map order picks one of several), or cannot tell. A rule turns it
+ * into a Verdict in kubelet's words (src/rules/rule.ts).
+ */
+export type GoAnswer =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: string; readonly inexact?: boolean; readonly path?: string }
+  | CannotTell;

@@ -20,6 +20,8 @@ import type { CommandLineParse } from '../kubelet/command-line/parse-command-lin
 import { formatFatalLine } from '../kubelet/data/start-sequence.js';
 import { loadKubeletConfigFile, mergeConfigDropIns, type KubeletConfigObject, type LoadResult, type MergeResult } from '../kubelet/config/index.js';
 import { applyFlagPrecedence } from './flag-precedence.js';
+import { flagValueOrigin, type ArgumentOrigin } from './argument-origin.js';
+import { goParseBool } from '../go/strconv.js';
 
 export class StartContext {
   private readonly memo = new Map<string, unknown>();
@@ -39,6 +41,41 @@ export class StartContext {
   /** Step 1: kubelet's arguments parsed against this minor's flag set (pflag). */
   get commandLine(): CommandLineVerdict<CommandLineParse & { ok: true }> {
     return this.once('commandLine', () => commandLineFinding(this.model.kubelet?.args ?? [], this.minor, this.flavor));
+  }
+
+  /** A kubelet flag's value: its last occurrence on the command line (pflag), undefined when it is not given. */
+  flag(name: string): string | undefined {
+    return this.model.kubelet ? lastValue(this.model.kubelet.flags, name) : undefined;
+  }
+
+  /** Whether a boolean flag is given and strconv.ParseBool reads it as true. */
+  flagIsTrue(name: string): boolean {
+    const value = this.flag(name);
+    if (value === undefined) return false;
+    const parsed = goParseBool(value);
+    return parsed.ok && parsed.value;
+  }
+
+  /** Where the value of --name on the command line came from (the unit, or a variable and its file). */
+  flagOrigin(name: string): ArgumentOrigin | undefined {
+    return flagValueOrigin(this.model, name);
+  }
+
+  /** A string field of the effective configuration (undefined when unset or not a string). */
+  configString(field: string): string | undefined {
+    const value = this.effectiveConfig[field];
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  /** A map field of the effective configuration (undefined when unset or not an object). */
+  configMap(field: string): Readonly<Record<string, string>> | undefined {
+    const value = this.effectiveConfig[field];
+    return value && typeof value === 'object' ? (value as Readonly<Record<string, string>>) : undefined;
+  }
+
+  /** The path of the --config file, when kubelet has one. */
+  get configPath(): string | undefined {
+    return this.model.kubeletConfig.configFile?.path;
   }
 
   /** The journal line kubelet writes for an error returned from its start command. */
