@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// The start rules the catalog is built from reach CommonJS packages (yaml) that require Node's
+// built-ins: an ESM bundle gives them a require.
+const NODE_REQUIRE = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 const dir = mkdtempSync(join(tmpdir(), 'node-check-docs-'));
 const DOCS = [
   { entry: 'src/render/explain.ts', render: 'renderFindingsMarkdown', out: 'docs/findings.md' },
@@ -18,7 +21,7 @@ const DOCS = [
 try {
   for (const [i, doc] of DOCS.entries()) {
     const outfile = join(dir, `doc-${i}.mjs`);
-    await build({ entryPoints: [join(root, doc.entry)], outfile, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning' });
+    await build({ entryPoints: [join(root, doc.entry)], outfile, bundle: true, platform: 'node', format: 'esm', logLevel: 'warning', banner: { js: NODE_REQUIRE } });
     const module = await import(pathToFileURL(outfile).href);
     writeFileSync(join(root, doc.out), module[doc.render]());
     console.log(`wrote ${doc.out}`);

@@ -9,9 +9,9 @@ import { FLAGS_KINDS } from './kinds/flags.js';
 import { GATES_KINDS } from './kinds/gates.js';
 import { HOST_KINDS } from './kinds/host.js';
 import { KUBELET_CONFIG_KINDS } from './kinds/kubelet-config.js';
-import { NODE_SETUP_KINDS } from './kinds/node-setup.js';
 import { OVERLAY_KINDS } from './kinds/overlay.js';
 import { MODELLED_RANGE } from '../kubelet/data/minors.js';
+import { RULE_KINDS } from './rules.js';
 
 export interface FindingKind {
   readonly id: string;
@@ -289,14 +289,14 @@ const KINDS = [
   },
 ] as const satisfies readonly FindingKind[];
 
-/** Every kind, node-check's own first, then each area's (src/catalog/kinds/). */
+/** Every kind, node-check's own first, then each area's (src/catalog/kinds/) and the start rules' (src/rules/). */
 const ALL_KINDS = [
   ...KINDS,
   ...CREDENTIALS_KINDS,
   ...FLAGS_KINDS,
   ...GATES_KINDS,
   ...KUBELET_CONFIG_KINDS,
-  ...NODE_SETUP_KINDS,
+  ...RULE_KINDS,
   ...HOST_KINDS,
   ...OVERLAY_KINDS,
 ] as const satisfies readonly FindingKind[];

@@ -14,6 +14,7 @@ import { KERNEL_TUNABLES } from '../host-facts/data.js';
 import { CLOUD_MACHINE_FILES } from '../host-facts/cloud-machine.js';
 import type { CloudMachineFact, CloudMachineFile, CriSocketFact, HostFactName, HostFacts, HostFactsResult, SysctlFact } from '../host-facts/types.js';
 import { parseMountinfo, pathFact } from './path-facts.js';
+import { cgroupRootDir } from '../rules/run/cgroup-root.js';
 
 /** The few syscalls used, injectable so tests can prove nothing is read for another root. */
 export interface HostIo {
@@ -51,7 +52,8 @@ export const NODE_HOST_IO: HostIo = {
 
 /** CGROUP2_SUPER_MAGIC, what libcontainer's IsCgroup2UnifiedMode compares statfs("/sys/fs/cgroup") with. */
 export const CGROUP2_SUPER_MAGIC = 0x63677270;
-const ALL_FACTS: readonly HostFactName[] = ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus', 'cloudMachine', 'cgroupRoots'];
+/** Every host fact discovery reads on the live root (the rules that read each: src/catalog/rules.ts hostFactReaders; cgroupVersion also failCgroupV1's). */
+export const ALL_FACTS: readonly HostFactName[] = ['swaps', 'cgroupVersion', 'sysctls', 'criSocket', 'onlineCpus', 'cloudMachine', 'cgroupRoots'];
 
 export interface HostFactsOptions {
   /** The --root node-check reads; host facts exist only for "/". */
@@ -61,12 +63,6 @@ export interface HostFactsOptions {
   /** cgroupRoot / --cgroup-root values other than "" and "/" kubelet may be given. */
   readonly cgroupRoots?: readonly string[];
   readonly io?: HostIo;
-}
-
-/** The directory the cgroupfs driver's Validate checks first for `root` (pkg/kubelet/cm cgroup_v1_manager_linux.go / cgroup_v2_manager_linux.go). */
-export function cgroupRootDir(root: string, cgroupVersion: 1 | 2): string {
-  const relative = root.replace(/^\/+|\/+$/g, '');
-  return cgroupVersion === 2 ? `/sys/fs/cgroup/${relative}` : `/sys/fs/cgroup/memory/${relative}`;
 }
 
 export function discoverHostFacts(options: HostFactsOptions): HostFactsResult {

@@ -3,7 +3,7 @@
  * cannot-tell halves of the one Verdict (src/model/verdict.ts); a check that passes is absent.
  */
 import type { Finding } from '../model/findings.js';
-import type { CannotTell, Refusal, Verdict } from '../model/verdict.js';
+import type { CannotTell, Refusal } from '../model/verdict.js';
 
 /** A predicted refusal with the exact text (src/model/verdict.ts). */
 export type PreconditionFailure = Refusal;
@@ -14,12 +14,6 @@ export type PreconditionOutcome = PreconditionFailure | PreconditionUndecidable;
 
 export function isFailure(outcome: PreconditionOutcome | { readonly notChecked: string }): outcome is PreconditionFailure {
   return 'kubeletError' in outcome;
-}
-
-/** The Verdict of a list entry (absent: passes). */
-export function verdictOf(outcome: PreconditionOutcome | undefined): Verdict {
-  if (outcome === undefined) return { pass: true };
-  return isFailure(outcome) ? { fail: outcome } : outcome;
 }
 
 /** strerror(3) as systemd prints it with %m (glibc, C locale). */

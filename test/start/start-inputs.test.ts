@@ -13,7 +13,6 @@ import { requireTraits } from '../../src/kubelet/version.js';
 import { START_SEQUENCE } from '../../src/start/start-sequence.js';
 import { simulateStart, startVerdict } from '../../src/start/simulate-start.js';
 import { checkLogging } from '../../src/kubelet/config/logging.js';
-import { checkEvictionHard } from '../../src/kubelet/node-setup/eviction.js';
 import { checkClientCaFile } from '../../src/kubelet/node-setup/client-ca.js';
 import { executable, modelOf } from '../fallback/model.js';
 
@@ -114,11 +113,6 @@ t.test('evictionHard: ParseThresholdConfig in run()', async (t) => {
   const flag = run('--eviction-hard=memory.available<200%', 30, '');
   t.equal(flag.failure?.kubeletError, 'failed to run Kubelet: eviction percentage threshold memory.available must be <= 100%: 200%');
   t.equal(startVerdict(run('--experimental-allocatable-ignore-eviction', 30, 'evictionHard:\n  memory.available: bogus\n')), true, 'skipped with --experimental-allocatable-ignore-eviction');
-  t.same(checkEvictionHard(28, { 'containerfs.available': '10%' }, false), { ok: false, error: 'unsupported eviction signal containerfs.available', inexact: false });
-  t.same(checkEvictionHard(29, { 'containerfs.available': '10%' }, false), { ok: true }, 'containerfs.* from 1.29');
-  t.same(checkEvictionHard(30, { 'memory.available': '0' }, false), { ok: false, error: 'eviction threshold memory.available must be positive: 0', inexact: false });
-  t.same(checkEvictionHard(30, { 'memory.available': '100Mi', 'nodefs.available': '10%', 'nodefs.inodesFree': '5%', 'imagefs.available': '15%', 'pid.available': '100%' }, false), { ok: true });
-  t.match(checkEvictionHard(30, { 'memory.available': 'x', 'nodefs.available': 'y' }, false), { ok: false, inexact: true }, 'Go map order picks the error');
 });
 
 t.test('end to end: a healthy kubeadm root, then its CA bundle replaced with garbage', async (t) => {

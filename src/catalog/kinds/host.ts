@@ -1,6 +1,6 @@
 /**
- * Finding kinds of the systemd-level and host-dependent start checks
- * (src/systemd-preconditions/check-systemd.ts, src/host-facts/check-host.ts). MESSAGE_IDs were
+ * Finding kinds of the systemd-level start checks (src/systemd-preconditions/check-systemd.ts) and
+ * of cgroup v1 (src/host-facts/check-host.ts; the other host checks' kinds are their rules', src/rules/). MESSAGE_IDs were
  * generated once (uuid4 without dashes) and must never change.
  */
 import type { FindingKind } from '../findings.js';
@@ -95,45 +95,5 @@ export const HOST_KINDS = [
     meaning:
       'ValidateKubeletConfiguration rejects a cgroup v1 host when failCgroupV1 is true: "failed to validate kubelet configuration, error: kubelet is configured to not run on a host using cgroup v1. cgroup v1 support is in maintenance mode" (1.31-1.34) or "... is unsupported and will be removed in a future release" (1.35+), exit status 1.',
     fix: 'Boot with the unified cgroup hierarchy (systemd.unified_cgroup_hierarchy=1), or set failCgroupV1: false while the kubelet version still supports cgroup v1.',
-  },
-  {
-    id: 'host-cri-socket-missing',
-    title: 'The container runtime socket does not exist',
-    severity: 'error',
-    versions: 'fatal at start from 1.27',
-    messageId: 'bb8e3700e4484ded8a6e78a049fbf1f2',
-    meaning:
-      'Kubelet 1.27+ calls the runtime once at start and exits on any error: "failed to run Kubelet: validate service connection: validate CRI v1 runtime API for endpoint \\"...\\": rpc error: code = Unavailable desc = connection error: ...". If the runtime is only slow to start this fixes itself on a later restart; if it stays down kubelet never starts. The exact gRPC wording varies.',
-    fix: 'Start the container runtime (crio / containerd) and check that containerRuntimeEndpoint names the socket it listens on.',
-  },
-  {
-    id: 'host-reserved-cpus-offline',
-    title: '--reserved-cpus names CPUs that are not online',
-    severity: 'error',
-    versions: 'all',
-    messageId: 'ee55581877f64b0cad063216d3891509',
-    meaning:
-      'Kubelet checks reservedSystemCPUs against the CPUs it finds: "failed to run Kubelet: reserved-cpus: <list> is not a subset of online-cpus: <online>", exit status 1 (a config rendered for a larger machine, or maxcpus= on the kernel command line).',
-    fix: 'Reserve only online CPUs, or bring the CPUs online.',
-  },
-  {
-    id: 'host-swap-on',
-    title: 'Swap is on and failSwapOn is true',
-    severity: 'error',
-    versions: 'all (message changes in newer minors)',
-    messageId: '53890f67f4ee4749bd4ce8244d003dd0',
-    meaning:
-      'With failSwapOn (the default) kubelet refuses a host with active swap: "failed to run Kubelet: running with swap on is not supported, please disable swap! or set --fail-swap-on flag to false. /proc/swaps contained: [...]" (up to 1.30; 1.31+ without the contents, 1.35+: "... please disable swap or set --fail-swap-on flag to false"), exit status 1.',
-    fix: 'swapoff -a and remove the swap from /etc/fstab (or zram), or set failSwapOn: false (and memorySwap.swapBehavior on 1.28+).',
-  },
-  {
-    id: 'host-kernel-tunables',
-    title: 'Kernel tunables differ from what kubelet requires with protectKernelDefaults',
-    severity: 'error',
-    versions: 'all',
-    messageId: '9df5df822fa14806b73ff63f9595eb14',
-    meaning:
-      'With protectKernelDefaults: true (OpenShift sets it) kubelet does not set vm.overcommit_memory=1, vm.panic_on_oom=0, kernel.panic=10, kernel.panic_on_oops=1, kernel.keys.root_maxkeys=1000000, kernel.keys.root_maxbytes=25000000 but requires them: a few seconds after "Started kubelet" it logs "Failed to start ContainerManager" err="invalid kernel flag: kernel/panic, expected value: 10, actual value: 0" and exits with status 1.',
-    fix: 'Ship the sysctls in /etc/sysctl.d/ and run sysctl --system (OpenShift: the MCO drop-in), or set protectKernelDefaults: false.',
   },
 ] as const satisfies readonly FindingKind[];

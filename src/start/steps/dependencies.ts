@@ -5,7 +5,7 @@
  * authentication.x509.clientCAFile with client-go's cert.NewPool (util/cert/io.go: os.ReadFile,
  * then "error creating pool from %s: %s" around ParseCertsPEM's error), wrapped as "unable to load
  * client CA file %s: %w"; from 1.36 the pool is built in NewMainKubelet (pkg/kubelet/kubelet.go),
- * after BuildAuth has read the same file (src/start/steps/kubelet-run.ts). The self-signed serving
+ * after BuildAuth has read the same file (src/rules/run/client-ca.ts). The self-signed serving
  * certificate InitializeTLS may write first is not modelled (it needs a writable --cert-dir).
  */
 import type { StartCheck } from '../start-check.js';
@@ -15,9 +15,7 @@ import { wrapStepError } from '../../kubelet/data/start-sequence.js';
 import { checkClientCaFile } from '../../kubelet/node-setup/client-ca.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import { goQuote } from '../../go/quote.js';
-
-/** The newest minor whose InitializeTLS loads the client CA (cmd/kubelet/app/server.go at v1.35.8). */
-export const NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS = 35;
+import { clientCaFileOf, NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS } from '../../rules/run/client-ca.js';
 
 /** BuildAuth's wording of a CA bundle error (dynamiccertificates) in cert.NewPool's. */
 function newPoolError(path: string, dynamicError: string): string {
@@ -25,14 +23,6 @@ function newPoolError(path: string, dynamicError: string): string {
   if (dynamicError === `missing content for CA bundle ${name}`) return `error creating pool from ${path}: data does not contain any valid RSA or ECDSA certificates`;
   const prefix = `error loading CA bundle for ${name}: `;
   return dynamicError.startsWith(prefix) ? `error creating pool from ${path}: ${dynamicError.slice(prefix.length)}` : dynamicError;
-}
-
-/** The client CA file as InitializeTLS loads it, or undefined when this minor does not load it there. */
-export function clientCaFileOf(config: Readonly<Record<string, unknown>>): string | undefined {
-  const authentication = config['authentication'];
-  const x509 = authentication && typeof authentication === 'object' ? (authentication as Record<string, unknown>)['x509'] : undefined;
-  const file = x509 && typeof x509 === 'object' ? (x509 as Record<string, unknown>)['clientCAFile'] : undefined;
-  return typeof file === 'string' && file !== '' ? file : undefined;
 }
 
 export const dependenciesStep: StartCheck = {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { checkCloudProvider, inTreeCloudProviders, isUndecidable, evaluateNodeSetup } from '../../../src/kubelet/node-setup/index.js';
+import { checkCloudProvider, inTreeCloudProviders, isUndecidable } from '../../../src/kubelet/node-setup/index.js';
 import { MODELLED_MINORS, NEXT_MINOR } from '../../../src/kubelet/data/minors.js';
 
 const gateOff = () => false;
@@ -66,7 +66,6 @@ t.test('a compiled-in provider on a machine that shows its cloud initialises; th
   t.equal((checkCloudProvider(27, { cloudProvider: 'aws', providerCloud: shown }, gateOff) as { findingId: string }).findingId, 'cloud-provider-unknown', 'not linked in 1.27');
   t.equal((checkCloudProvider(29, { cloudProvider: 'gce', providerCloud: shown }, (g) => g === 'DisableCloudProviders') as { findingId: string }).findingId, 'cloud-provider-disabled');
   t.ok(isUndecidable(checkCloudProvider(26, { cloudProvider: 'aws', cloudConfigFile: '/etc/kubernetes/cloud.conf', providerCloud: shown }, gateOff)), '--cloud-config is opened first');
-  t.same(evaluateNodeSetup(26, { cloudProvider: 'aws', providerCloud: shown }, gateOff), [], 'evaluateNodeSetup passes the host fact on');
 });
 
 t.test('1.31+: any built-in name is disabled (no gate)', async (t) => {
@@ -90,20 +89,4 @@ t.test('--cloud-config that cannot be opened: klog.Fatalf, exit 255', async (t) 
     (checkCloudProvider(28, { cloudProvider: 'aws', cloudConfigFile: '/etc/kubernetes/cloud.conf', cloudConfigOpens: true }, gateOff) as { kubeletError: string }).kubeletError,
     'failed to run Kubelet: unknown cloud provider "aws"',
   );
-});
-
-t.test('evaluateNodeSetup orders results like kubelet', async (t) => {
-  const input = { cloudProvider: 'gce', nodeIP: '10.0.0.1,10.0.0.2', systemReserved: { cpu: '' } };
-  t.same(
-    evaluateNodeSetup(29, input, gateOn)!.map((r) => r.step),
-    ['run:system-reserved', 'run:node-ip', 'run:create-kubelet'],
-    'the disabled-provider check is in NewMainKubelet, last',
-  );
-  t.same(
-    evaluateNodeSetup(27, { ...input, cloudProvider: 'aws' }, gateOff)!.map((r) => r.step),
-    ['run:cloud-init', 'run:system-reserved', 'run:node-ip'],
-    'unknown provider fails in run(), first',
-  );
-  t.same(evaluateNodeSetup(33, { cloudProvider: 'external', nodeIP: '10.0.0.1,fd00::1' }, gateOff), []);
-  t.equal(evaluateNodeSetup(NEXT_MINOR, {}, gateOff), undefined);
 });
