@@ -2,7 +2,7 @@
  * Every kubelet flag and KubeletConfiguration field, with what node-check knows about what kubelet
  * does with it before "Started kubelet" (cmd/kubelet/app/server.go RunE → Run → run → RunKubelet
  * → NewMainKubelet, 1.24-1.37):
- *  - modelled: a start rule reads it (the rule is named);
+ *  - modelled: a start rule reads it (the rule is named; the rules of src/rules/ name their own inputs);
  *  - no effect at start: kubelet uses it only after start, or only logs about it (the source path
  *    says where), optionally for the values `accepts` names; another value is undecided;
  *  - undecided: kubelet may refuse a value node-check has no rule for. Set to a non-default value,
@@ -14,6 +14,7 @@ import { isValidTaint } from './command-line/values.js';
 import { KUBELET_CONFIG_FIELDS } from './data/kubelet-config-fields.js';
 import { KUBELET_CONFIG_DEFAULTS } from './data/kubelet-config-defaults.js';
 import { MODELLED_MINORS } from './data/minors.js';
+import { ALL_RULES } from '../catalog/rules.js';
 
 export type InputStatus =
   | { readonly kind: 'modelled'; readonly by: string }
@@ -32,6 +33,13 @@ const noEffect = (source: string, accepts?: (value: unknown) => boolean, accepts
   accepts ? { kind: 'no-effect', source, accepts, ...(acceptsText ? { acceptsText } : {}) } : { kind: 'no-effect', source };
 const UNDECIDED: InputStatus = { kind: 'undecided' };
 
+/** The inputs the start rules decide (each rule's `inputs`, src/rules/): modelled by that rule. */
+function decidedByRules(kind: 'fields' | 'flags'): Record<string, InputStatus> {
+  const out: Record<string, InputStatus> = {};
+  for (const rule of ALL_RULES) for (const [name, by] of Object.entries(rule.inputs?.[kind] ?? {})) out[name] = modelled(by);
+  return out;
+}
+
 const VALIDATION = 'ValidateKubeletConfiguration (src/kubelet/config/validate.ts)';
 const NEW_MAIN_KUBELET_PERIOD = 'pkg/kubelet/kubelet.go NewMainKubelet: a period or timeout, stored without a check';
 
@@ -47,20 +55,16 @@ const validTaints = (v: unknown) =>
       isValidTaint(key, (value as string | undefined) ?? '', (effect as string | undefined) ?? '');
   });
 
-/** KubeletConfiguration top-level fields (v1beta1 JSON names). A field not listed is undecided. */
+/** KubeletConfiguration top-level fields (v1beta1 JSON names), besides the rules'. A field not listed is undecided. */
 const FIELDS: Readonly<Record<string, InputStatus>> = {
+  ...decidedByRules('fields'),
   apiVersion: modelled('the --config decode (kubelet-config-invalid)'),
   kind: modelled('the --config decode (kubelet-config-invalid)'),
   featureGates: modelled('SetFromMap (src/start/steps/feature-gates.ts)'),
   logging: modelled('init-logging (kubelet-logging-invalid; 1.24: kubelet-config-validation)'),
   tlsCipherSuites: modelled('InitializeTLS (kubelet-tls-option-unknown)'),
   tlsMinVersion: modelled('InitializeTLS (kubelet-tls-option-unknown)'),
-  evictionHard: modelled('run() ParseThresholdConfig (kubelet-eviction-hard-invalid)'),
-  kubeReserved: modelled('run() parseResourceList (kube-reserved-unparsable)'),
-  systemReserved: modelled('run() parseResourceList (system-reserved-unparsable)'),
   reservedSystemCPUs: modelled(`${VALIDATION}; run() getReservedCPUs on the live root`),
-  failSwapOn: modelled('the container manager swap check (live root)'),
-  protectKernelDefaults: modelled('the container manager kernel tunables (live root, after start)'),
   containerRuntimeEndpoint: modelled(`${VALIDATION}; the CRI connection (live root)`),
   authentication: modelled('BuildAuth: x509.clientCAFile (kubelet-client-ca-invalid); webhook with an API client (see authentication.webhook.enabled)'),
   authorization: modelled('BuildAuthz: mode AlwaysAllow, or Webhook with an API client'),
@@ -77,15 +81,11 @@ const FIELDS: Readonly<Record<string, InputStatus>> = {
   cpuManagerReconcilePeriod: noEffect('pkg/kubelet/cm/container_manager_linux.go: the CPU manager\'s reconcile period, no check'),
   clusterDNS: noEffect('pkg/kubelet/kubelet.go NewMainKubelet: an entry that is not an IP is logged ("Invalid clusterDNS IP") and skipped'),
   clusterDomain: noEffect('pkg/kubelet/network/dns/dns.go: the pods\' DNS search path, no check'),
-  tlsCertFile: modelled('NewMainKubelet\'s file based certificate manager, 1.31+ (kubelet-serving-cert-invalid); before 1.31 read after "Started kubelet"'),
-  tlsPrivateKeyFile: modelled('NewMainKubelet\'s file based certificate manager, 1.31+ (kubelet-serving-cert-invalid); before 1.31 read after "Started kubelet"'),
-  rotateCertificates: modelled('run() buildKubeletClientConfig: bootstrap.LoadClientConfig and the client certificate manager (kubelet-kubeconfig-invalid)'),
   healthzBindAddress: noEffect('cmd/kubelet/app/server.go run(): a healthz server that cannot listen is logged ("Failed to start healthz server"), not fatal'),
   podPidsLimit: noEffect('cmd/kubelet/app/server.go run(): handed to the container manager as the pod cgroup pids limit, no check'),
   containerLogMaxSize: noEffect('pkg/kubelet/logs/container_log_manager.go NewContainerLogManager parses it (fatal when it does not parse)', plainSize, 'a whole-number quantity such as 10Mi'),
   // Any other name than "systemd" is the cgroupfs driver: there is no check (and from 1.28 the CRI may override it).
   cgroupDriver: noEffect('pkg/kubelet/cm/cgroup_manager_linux.go newCgroupCommon: useSystemd is cgroupDriver == "systemd", any other value is cgroupfs'),
-  cpuManagerPolicy: modelled('the container manager\'s cpumanager.NewManager (kubelet-cpu-manager-policy-invalid); static with a CPU reservation: undecided'),
   providerID: noEffect('pkg/kubelet/kubelet_node_status.go: copied into the Node object, no check'),
   resolvConf: noEffect('pkg/kubelet/network/dns/dns.go: read for each pod\'s DNS; at start problems with the file are only logged'),
   // pkg/kubelet/server/server.go ListenAndServeKubeletServer: a listen that fails exits 1 ("Failed to listen and serve"),
@@ -131,22 +131,16 @@ const FIELDS: Readonly<Record<string, InputStatus>> = {
   ),
 };
 
-/** Flags that bind no KubeletConfiguration field (KubeletFlags, global and klog flags). A flag not listed is undecided. */
+/** Flags that bind no KubeletConfiguration field (KubeletFlags, global and klog flags), besides the rules'. A flag not listed is undecided. */
 const FLAGS: Readonly<Record<string, InputStatus>> = {
+  ...decidedByRules('flags'),
   config: modelled('the --config load (kubelet-config-*)'),
   'config-dir': modelled('the --config-dir merge (kubelet-config-dropin-*)'),
   'feature-gates': modelled('SetFromMap (src/start/steps/feature-gates.ts)'),
   'image-credential-provider-config': modelled('credential provider registration'),
   'image-credential-provider-bin-dir': modelled('credential provider registration'),
-  'node-ip': modelled('RunKubelet (node-ip-rejected)'),
-  'cloud-provider': modelled('run() / NewMainKubelet (cloud-provider-*)'),
-  'cloud-config': modelled('run() InitCloudProvider (cloud-config-unopenable)'),
-  'container-runtime-endpoint': modelled('the CRI connection (live root)'),
   'container-runtime': modelled('the command line (1.24-1.26: "remote" only; removed in 1.27)'),
   'node-labels': modelled('ValidateKubeletFlags (node-labels-*)'),
-  'exit-on-lock-contention': modelled('run() (kubelet-lock-file-missing)'),
-  'lock-file': modelled('run() flock.Acquire: "cannot tell" when set (creating and locking the file is not modelled)'),
-  'experimental-allocatable-ignore-eviction': modelled('run(): skips ParseThresholdConfig'),
   help: modelled('the command line: kubelet prints usage and exits ("cannot tell")'),
   version: modelled('the command line: kubelet prints its version and exits ("cannot tell")'),
   'root-dir': noEffect('pkg/kubelet/kubelet.go: the data directory; kubelet creates what it needs under it with os.MkdirAll, most in initializeModules → setupDataDirs after "Started kubelet"'),
@@ -161,9 +155,6 @@ const FLAGS: Readonly<Record<string, InputStatus>> = {
   'maximum-dead-containers-per-container': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: container GC policy, no check'),
   'maximum-dead-containers': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: container GC policy, no check'),
   'keep-terminated-pod-volumes': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: the volume manager\'s cleanup policy, no check'),
-  kubeconfig: modelled('run() buildKubeletClientConfig (kubelet-kubeconfig-invalid)'),
-  'bootstrap-kubeconfig': modelled('run() buildKubeletClientConfig: bootstrap.LoadClientConfig / LoadClientCert (kubelet-kubeconfig-invalid)'),
-  'cert-dir': modelled('run() buildKubeletClientConfig: the client certificate store (kubelet-kubeconfig-invalid); the serving certificate (InitializeTLS) only when tlsCertFile is unset'),
 };
 
 /** The status of a top-level KubeletConfiguration field. */

@@ -3,6 +3,7 @@ import t from 'tap';
 import { ALL_RULES, hostFactReaders, RULE_KINDS } from '../../src/catalog/rules.js';
 import { allFindingKinds } from '../../src/catalog/findings.js';
 import { ALL_FACTS } from '../../src/discover/host-facts.js';
+import { configFieldStatus, flagStatus } from '../../src/kubelet/inputs.js';
 
 t.test('every rule\'s catalog entries are in the catalog, once', async (t) => {
   const ids = allFindingKinds().map((kind) => kind.id);
@@ -20,4 +21,12 @@ t.test('every host fact discovery reads is read by a rule (cgroupVersion: also b
   const read = new Set([...hostFactReaders().keys(), 'cgroupVersion']);
   t.same([...ALL_FACTS].sort(), [...read].sort());
   t.same(hostFactReaders().get('swaps'), ['run/swap']);
+});
+
+t.test('the kubelet-input table names each rule\'s inputs as the rule says (docs/kubelet-inputs.md)', async (t) => {
+  for (const rule of ALL_RULES) {
+    for (const [field, by] of Object.entries(rule.inputs?.fields ?? {})) t.same(configFieldStatus(field), { kind: 'modelled', by }, `${rule.id}: ${field}`);
+    for (const [flag, by] of Object.entries(rule.inputs?.flags ?? {})) t.same(flagStatus(24, flag), { kind: 'modelled', by }, `${rule.id}: --${flag} (1.24: no flag of these binds a field)`);
+  }
+  t.same(flagStatus(36, 'cpu-manager-policy'), configFieldStatus('cpuManagerPolicy'), 'a config flag shares its field\'s');
 });

@@ -26,6 +26,7 @@ export const kernelTunablesRule: Rule<typeof KINDS> = {
   id: 'post-start/kernel-tunables',
   step: 'post-start',
   kinds: KINDS,
+  inputs: { fields: { protectKernelDefaults: 'the container manager kernel tunables (live root, after start)' } },
   hostFacts: ['sysctls'],
   decide: (context) => hostVerdict(context, HOST_FINDING.kernelTunables, 'sysctls', true),
 };

@@ -38,6 +38,7 @@ export const clientConfigRule: Rule<typeof KINDS> = {
   id: 'run/client-config',
   step: 'run:client-config',
   kinds: KINDS,
+  inputs: { fields: { rotateCertificates: 'run() buildKubeletClientConfig: bootstrap.LoadClientConfig and the client certificate manager (kubelet-kubeconfig-invalid)' }, flags: { kubeconfig: 'run() buildKubeletClientConfig (kubelet-kubeconfig-invalid)', 'bootstrap-kubeconfig': 'run() buildKubeletClientConfig: bootstrap.LoadClientConfig / LoadClientCert (kubelet-kubeconfig-invalid)', 'cert-dir': 'run() buildKubeletClientConfig: the client certificate store (kubelet-kubeconfig-invalid); the serving certificate (InitializeTLS) only when tlsCertFile is unset' } },
   decide(context) {
     const flag = (name: string) => context.flag(name) ?? '';
     const client = clientConfigOf(context.model.files, JSON.stringify([flag('kubeconfig'), flag('bootstrap-kubeconfig'), context.effectiveConfig['rotateCertificates'] === true, flag('cert-dir') || DEFAULT_CERT_DIR, context.minor, context.model.kubeletEnvironment['GODEBUG'] ?? null]));

@@ -42,6 +42,7 @@ export const cpuManagerRule: Rule<typeof KINDS> = {
   id: 'run/cpu-manager',
   step: 'run:container-manager',
   kinds: KINDS,
+  inputs: { fields: { cpuManagerPolicy: 'the container manager\'s cpumanager.NewManager (kubelet-cpu-manager-policy-invalid); static with a CPU reservation: undecided' } },
   decide(context) {
     if (context.minor < 26 && !context.gateEnabled('CPUManager')) return PASS;
     const policy = context.configString('cpuManagerPolicy') ?? '';

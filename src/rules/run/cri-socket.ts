@@ -25,6 +25,7 @@ export const criSocketRule: Rule<typeof KINDS> = {
   id: 'run/cri-socket',
   step: 'run:cri',
   kinds: KINDS,
+  inputs: { flags: { 'container-runtime-endpoint': 'the CRI connection (live root)' } },
   hostFacts: ['criSocket'],
   decide: (context) => hostVerdict(context, HOST_FINDING.criSocket, 'criSocket'),
 };

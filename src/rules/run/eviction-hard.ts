@@ -78,6 +78,7 @@ export const evictionHardRule: Rule<typeof KINDS> = {
   id: 'run/eviction-hard',
   step: 'run:eviction-hard',
   kinds: KINDS,
+  inputs: { fields: { evictionHard: 'run() ParseThresholdConfig (kubelet-eviction-hard-invalid)' }, flags: { 'experimental-allocatable-ignore-eviction': 'run(): skips ParseThresholdConfig' } },
   decide(context) {
     const evictionHard = context.effectiveConfig['evictionHard'];
     const eviction = checkEvictionHard(context.minor, evictionHard && typeof evictionHard === 'object' ? (evictionHard as Record<string, unknown>) : undefined, context.flagIsTrue('experimental-allocatable-ignore-eviction'));

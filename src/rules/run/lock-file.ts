@@ -25,6 +25,7 @@ export const lockFileRule: Rule<typeof KINDS> = {
   id: 'run/lock-file',
   step: 'run:lock-file',
   kinds: KINDS,
+  inputs: { flags: { 'exit-on-lock-contention': 'run() (kubelet-lock-file-missing)', 'lock-file': 'run() flock.Acquire: "cannot tell" when set (creating and locking the file is not modelled)' } },
   decide(context) {
     const lockFile = context.flag('lock-file') ?? '';
     const unitPath = context.model.service.execStart?.source?.file;

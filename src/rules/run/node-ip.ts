@@ -24,6 +24,7 @@ export const nodeIpRule: Rule<typeof KINDS> = {
   id: 'run/node-ip',
   step: 'run:node-ip',
   kinds: KINDS,
+  inputs: { flags: { 'node-ip': 'RunKubelet (node-ip-rejected)' } },
   decide(context) {
     const result = checkNodeIP(context.minor, context.flag('node-ip') ?? '', context.flag('cloud-provider') ?? '', (gate) => context.gateEnabled(gate));
     return verdictOf(context, result);

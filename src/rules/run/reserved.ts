@@ -39,6 +39,7 @@ export const reservedRule: Rule<typeof KINDS> = {
   id: 'run/reserved',
   step: 'run:kube-reserved',
   kinds: KINDS,
+  inputs: { fields: { kubeReserved: 'run() parseResourceList (kube-reserved-unparsable)', systemReserved: 'run() parseResourceList (system-reserved-unparsable)' } },
   decide(context) {
     const kubeReserved = context.configMap('kubeReserved');
     const systemReserved = context.configMap('systemReserved');

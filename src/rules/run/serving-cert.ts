@@ -28,6 +28,7 @@ export const servingCertRule: Rule<typeof KINDS> = {
   id: 'run/serving-cert',
   step: 'run:create-kubelet',
   kinds: KINDS,
+  inputs: { fields: { tlsCertFile: 'NewMainKubelet\'s file based certificate manager, 1.31+ (kubelet-serving-cert-invalid); before 1.31 read after "Started kubelet"', tlsPrivateKeyFile: 'NewMainKubelet\'s file based certificate manager, 1.31+ (kubelet-serving-cert-invalid); before 1.31 read after "Started kubelet"' } },
   decide(context) {
     const serving = checkServingCert({
       minor: context.minor,

@@ -25,6 +25,7 @@ export const swapRule: Rule<typeof KINDS> = {
   id: 'run/swap',
   step: 'run:container-manager',
   kinds: KINDS,
+  inputs: { fields: { failSwapOn: 'the container manager swap check (live root)' } },
   hostFacts: ['swaps'],
   decide: (context) => hostVerdict(context, HOST_FINDING.swap, 'swaps'),
 };
