@@ -106,6 +106,16 @@ export const NODE_SETUP_KINDS = [
     fix: 'Restore the certificate and key, or unset tlsCertFile and tlsPrivateKeyFile so kubelet writes a self-signed pair in --cert-dir, or use serverTLSBootstrap.',
   },
   {
+    id: 'kubelet-user-namespace-manager-failed',
+    title: 'The user namespace manager cannot look up the kubelet user, its getsubids, or cover maxPods',
+    severity: 'error',
+    versions: '1.30-1.37 (UserNamespacesSupport on; by default from 1.33)',
+    messageId: 'cde2f55f15b94864ad7c8bd559d03897',
+    meaning:
+      'Last in NewMainKubelet, before "Started kubelet", kubelet looks the user "kubelet" up. A kubelet built without cgo reads /etc/passwd itself, and a missing file exits with status 1 ("failed to run Kubelet: failed to create kubelet: create user namespace manager: kubelet mappings: open /etc/passwd: no such file or directory"); a cgo build (the releases) asks glibc, which takes a missing file as no such user. When the user exists, kubelet runs getsubids from its PATH, and exits if there is none ("exec: \\"getsubids\\": executable file not found in $PATH"). Without the user, the default ranges cover at most 65535 pods.',
+    fix: 'Restore /etc/passwd; with a "kubelet" user, install getsubids (shadow-utils-subid, or uidmap on Debian) and give the user subordinate IDs, or remove the user; keep maxPods at 65535 or less.',
+  },
+  {
     id: 'kubelet-cpu-manager-policy-invalid',
     title: 'cpuManagerPolicy (--cpu-manager-policy) is unknown, or static without a CPU reservation',
     severity: 'error',

@@ -30,6 +30,9 @@ import { checkClientConfig, DEFAULT_CERT_DIR } from '../../kubelet/node-setup/ku
 import { clientCaFileOf, NEWEST_MINOR_CLIENT_CA_IN_INITIALIZE_TLS } from './dependencies.js';
 import { goSprintf, RUN_WRAP, wrapStepError } from '../../kubelet/data/start-sequence.js';
 import { checkServingCert } from '../../kubelet/node-setup/serving-cert.js';
+import { checkUserNamespaceManager, looksUpKubeletUser, PASSWD_PATH } from '../../kubelet/node-setup/user-namespaces.js';
+import { KUBELET_GO_TOOLCHAINS } from '../../kubelet/data/go-toolchain.js';
+import { KUBELET_CONFIG_DEFAULTS } from '../../kubelet/data/kubelet-config-defaults.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import { flagValueOrigin } from '../argument-origin.js';
 import type { FileTable, PathFact } from '../../model/node.js';
@@ -189,6 +192,38 @@ function ordered(context: StartContext): Ordered[] {
       path: serving.path,
       ...(serving.inexact ? { inexact: true } : {}),
     } });
+  }
+  // Last in NewMainKubelet: the user namespace manager (the "kubelet" user, getsubids, maxPods).
+  if (looksUpKubeletUser(context.minor)) {
+    const kubeletPath = context.model.kubelet?.kubeletPath;
+    const binary = kubeletPath ? context.model.files[kubeletPath] : undefined;
+    const elf = binary?.exists ? binary.elf : undefined;
+    const toolchain = KUBELET_GO_TOOLCHAINS[context.minor];
+    const userns = checkUserNamespaceManager({
+      gateOn: context.gateEnabled('UserNamespacesSupport'),
+      // The binary shows how it was linked; without it, the releases' build: hack/lib/golang.sh
+      // (1.24-1.37) leaves kubelet out of KUBE_STATIC_BINARIES, so it is built with cgo.
+      lookup: elf && elf.interpreter === undefined ? 'pure-go' : 'cgo',
+      goMinors: { first: toolchain?.firstGo ?? 0, last: toolchain?.lastGo ?? 0 },
+      passwd: context.model.files[nodePathKey(PASSWD_PATH)],
+      // maxPods is an int32: an absent or zero value is defaulted (v1beta1 SetDefaults_KubeletConfiguration).
+      maxPods: typeof config['maxPods'] === 'number' && config['maxPods'] !== 0 ? config['maxPods'] : (KUBELET_CONFIG_DEFAULTS.find((d) => d.field === 'maxPods')?.value as number),
+      wrapped: (context.model.kubelet?.wrapper.length ?? 0) > 0,
+      path: context.model.kubeletEnvironment['PATH'],
+      hostRoot: context.model.root === '/',
+    }, (path) => context.model.files[nodePathKey(path)]);
+    if ('undecidable' in userns) items.push({ step: 'run:create-kubelet', outcome: { undecidable: userns.undecidable, path: userns.path } });
+    else if (!userns.ok) {
+      items.push({ step: 'run:create-kubelet', outcome: {
+        findingId: 'kubelet-user-namespace-manager-failed',
+        kubeletError: wrapStepError(context.minor, 'run:create-kubelet', userns.error) ?? goSprintf(RUN_WRAP, userns.error),
+        message: `Kubelet 1.${context.minor} cannot create its user namespace manager (UserNamespacesSupport on): ${userns.error}.`,
+        remediation: userns.error.includes('getsubids')
+          ? 'Install getsubids (shadow-utils-subid, or uidmap on Debian) with subordinate IDs for the kubelet user, or remove the "kubelet" user from /etc/passwd.'
+          : userns.error.includes('pods') ? 'Lower maxPods to 65535 or less.' : 'Restore /etc/passwd (every node has one; kubelet built without cgo reads it to look up the "kubelet" user).',
+        path: userns.path,
+      } });
+    }
   }
   const rank = (step: Ordered['step']) => (step === 'post-start' ? Number.MAX_SAFE_INTEGER : stepIndex(context.minor, step) ?? Number.MAX_SAFE_INTEGER - 1);
   return items.sort((a, b) => rank(a.step) - rank(b.step));
