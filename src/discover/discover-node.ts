@@ -19,7 +19,7 @@ import { parseConfigData, toPlain } from '../kubelet/config/decode.js';
 import { NEWEST_MODELLED_MINOR } from '../kubelet/version.js';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
-import { oncePerInput } from '../memo.js';
+import { oncePerInput } from '../lib/memo.js';
 import { probeKubeletVersion } from './kubelet-version-probe.js';
 import { collectExecFacts, discoverHostFacts, type HostIo } from './host-facts.js';
 import type { NodeModel as Model } from '../model/node.js';

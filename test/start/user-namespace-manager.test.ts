@@ -22,7 +22,7 @@ function staticElf(): Buffer {
 /** The running node binary's head: dynamically linked, with glibc's loader. */
 const dynamicElf = () => readFileSync(process.execPath).subarray(0, 8192);
 
-function node(t: Tap.Test, files: Record<string, Buffer | string>): string {
+function node(t: { testdir: () => string }, files: Record<string, Buffer | string>): string {
   const root = t.testdir();
   cpSync(GENERATED, root, { recursive: true });
   for (const [path, content] of Object.entries(files)) {

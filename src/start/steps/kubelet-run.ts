@@ -36,7 +36,7 @@ import { KUBELET_CONFIG_DEFAULTS } from '../../kubelet/data/kubelet-config-defau
 import { nodePathKey } from '../../credentials/registration.js';
 import { flagValueOrigin } from '../argument-origin.js';
 import type { FileTable, PathFact } from '../../model/node.js';
-import { oncePerOwner } from '../../memo.js';
+import { oncePerOwner } from '../../lib/memo.js';
 import type { FindingId } from '../../catalog/findings.js';
 
 /** Host checks by the start step they belong to (kernel tunables fail only after start). */
