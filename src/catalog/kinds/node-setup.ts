@@ -3,7 +3,7 @@
  * generated once (uuid4 hex) and must never change.
  */
 import type { FindingKind } from '../findings.js';
-import { MODELLED_RANGE } from '../../kubelet/data/minors.js';
+import { MODELLED_RANGE, NEWEST_MODELLED_MINOR } from '../../kubelet/data/minors.js';
 
 export const NODE_SETUP_KINDS = [
   {
@@ -79,7 +79,7 @@ export const NODE_SETUP_KINDS = [
     id: 'kubelet-kubeconfig-invalid',
     title: 'Kubelet cannot build its API client from --kubeconfig / --bootstrap-kubeconfig',
     severity: 'error',
-    versions: 'all (1.24-1.37)',
+    versions: `all (${MODELLED_RANGE})`,
     messageId: '5b0e7d3c2f6a4e81a9c4d2b7f10e6a39',
     meaning:
       'With --kubeconfig set, run() loads it before it connects to the container runtime. A missing file ("invalid kubeconfig: stat …: no such file or directory"; with rotateCertificates "unable to load kubeconfig: …"), one that does not parse, has no current context or names a missing CA or client certificate file exits with status 1. With --bootstrap-kubeconfig, a kubeconfig without an unexpired client certificate sends kubelet to the bootstrap kubeconfig, and a missing one exits ("unable to load bootstrap kubeconfig: stat …").',
@@ -89,7 +89,7 @@ export const NODE_SETUP_KINDS = [
     id: 'kubelet-cgroup-root-missing',
     title: 'cgroupRoot (--cgroup-root) names a cgroup that does not exist on this host',
     severity: 'error',
-    versions: 'all (1.24-1.37)',
+    versions: `all (${MODELLED_RANGE})`,
     messageId: '2f8d1c7e5a3b4906b1e4c8a7d6f20b95',
     meaning:
       'With cgroupsPerQOS (the default), the container manager checks that the cgroup root exists in every cgroup hierarchy before "Started kubelet"; a missing one exits with status 1 ("failed to run Kubelet: invalid configuration: cgroup [\\"x\\"] has some missing paths: …", the paths in the host\'s order). Checked on the running host only.',
@@ -99,7 +99,7 @@ export const NODE_SETUP_KINDS = [
     id: 'kubelet-serving-cert-invalid',
     title: 'The serving certificate (tlsCertFile, --tls-cert-file) cannot be loaded',
     severity: 'error',
-    versions: '1.31-1.37 (ReloadKubeletServerCertificateFile)',
+    versions: `1.31-1.${NEWEST_MODELLED_MINOR} (ReloadKubeletServerCertificateFile)`,
     messageId: '6a3e9f2d0c8b47d5a1f7e4b3c92d8e10',
     meaning:
       'From 1.31, NewMainKubelet loads tlsCertFile and tlsPrivateKeyFile before "Started kubelet"; a missing file exits with status 1 ("failed to run Kubelet: failed to create kubelet: failed to initialize file based certificate manager: unable to set up dynamic certificate manager for kubelet server cert files: open …"). Before 1.31 the files are read when the server starts, after "Started kubelet".',
@@ -109,7 +109,7 @@ export const NODE_SETUP_KINDS = [
     id: 'kubelet-user-namespace-manager-failed',
     title: 'The user namespace manager cannot look up the kubelet user, its getsubids, or cover maxPods',
     severity: 'error',
-    versions: '1.30-1.37 (UserNamespacesSupport on; by default from 1.33)',
+    versions: `1.30-1.${NEWEST_MODELLED_MINOR} (UserNamespacesSupport on; by default from 1.33)`,
     messageId: 'cde2f55f15b94864ad7c8bd559d03897',
     meaning:
       'Last in NewMainKubelet, before "Started kubelet", kubelet looks the user "kubelet" up. A kubelet built without cgo reads /etc/passwd itself, and a missing file exits with status 1 ("failed to run Kubelet: failed to create kubelet: create user namespace manager: kubelet mappings: open /etc/passwd: no such file or directory"); a cgo build (the releases) asks glibc, which takes a missing file as no such user. When the user exists, kubelet runs getsubids from its PATH, and exits if there is none ("exec: \\"getsubids\\": executable file not found in $PATH"). Without the user, the default ranges cover at most 65535 pods.',
@@ -119,7 +119,7 @@ export const NODE_SETUP_KINDS = [
     id: 'kubelet-cpu-manager-policy-invalid',
     title: 'cpuManagerPolicy (--cpu-manager-policy) is unknown, or static without a CPU reservation',
     severity: 'error',
-    versions: 'all (1.24-1.37; 1.24-1.25 with the CPUManager gate on)',
+    versions: `all (${MODELLED_RANGE}; 1.24-1.25 with the CPUManager gate on)`,
     messageId: '9c41e6a0b3d24f7e8a15c2d90e7b4f63',
     meaning:
       'The container manager creates the CPU manager before "Started kubelet". A policy other than none or static exits with status 1 ("failed to run Kubelet: unknown policy: \\"x\\""); static without systemReserved.cpu, kubeReserved.cpu or reservedSystemCPUs exits with "[cpumanager] unable to determine reserved CPU resources for static policy".',
