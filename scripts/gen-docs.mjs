@@ -1,5 +1,5 @@
 // Writes docs/findings.md from the finding catalog (src/catalog/findings.ts) and
-// docs/kubelet-inputs.md from src/kubelet/inputs.ts (every kubelet flag and KubeletConfiguration
+// docs/kubelet-inputs.md from src/catalog/inputs.ts (every kubelet flag and KubeletConfiguration
 // field per minor, with what node-check decides about it); test/docs/findings.test.ts and
 // test/docs/kubelet-inputs.test.ts fail when a committed file differs, so `explain`, the start
 // rules and the docs never drift apart.

@@ -2,7 +2,7 @@
 import type { Finding } from '../model/findings.js';
 import type { Check } from './check.js';
 import { matchImagePatternProblem } from '../credentials/match-images.js';
-import { oncePerInput } from '../memo.js';
+import { oncePerInput } from '../lib/memo.js';
 
 export const matchImagesCheck: Check = {
   id: 'match-image-never-matches',
@@ -10,7 +10,7 @@ export const matchImagesCheck: Check = {
   appliesTo: () => true,
   run(context) {
     const providers = context.registration.config?.providers ?? [];
-    // Providers commonly share their patterns: each distinct one is judged once (src/memo.ts).
+    // Providers commonly share their patterns: each distinct one is judged once (src/lib/memo.ts).
     const problemOf = oncePerInput(matchImagePatternProblem);
     return providers.flatMap((provider) =>
       provider.matchImages.flatMap((pattern): Finding[] => {

@@ -14,7 +14,7 @@ import { runPreflight, writeUndecidedMetrics } from './commands/preflight.js';
 import { runCompletion } from './commands/completion.js';
 import { VERSION } from '../version.js';
 import { COMMANDS, OPTIONS, optionFor, optionsOf, type CommandSpec, type OptionSpec } from './options.js';
-import { didYouMean, unknownIgnoreIds } from './suggest.js';
+import { didYouMean, unknownIgnoreIds } from '../lib/suggest.js';
 import { readIgnoreList } from '../evaluate/ignore.js';
 import { allFindingKinds } from '../catalog/findings.js';
 import { fastPath as plainCommandLine } from './fast-path.js';

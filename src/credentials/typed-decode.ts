@@ -17,7 +17,7 @@
 import { parseGoDuration } from '../go/duration.js';
 import type { GoJson } from '../go/json.js';
 import { goQuote } from '../go/quote.js';
-import { oncePerInput } from '../memo.js';
+import { oncePerInput } from '../lib/memo.js';
 
 /** The Go types node-check needs to model. */
 export type GoType =
@@ -112,7 +112,7 @@ class DecodeState {
   /** The strict field path so far: "providers[0]". */
   private path = '';
 
-  /** A config commonly gives every provider the same defaultCacheDuration (pure: see src/memo.ts). */
+  /** A config commonly gives every provider the same defaultCacheDuration (pure: see src/lib/memo.ts). */
   private readonly parseDuration = oncePerInput(parseGoDuration);
 
   constructor(private readonly strict: boolean) {}

@@ -16,7 +16,7 @@ import { goJsonMarshalString } from '../go/json.js';
 import { goQuote } from '../go/quote.js';
 import { parseGoUrl } from '../go/url.js';
 import { aggregateError } from '../kubernetes/aggregate.js';
-import { oncePerInput } from '../memo.js';
+import { oncePerInput } from '../lib/memo.js';
 import type { CredentialProviderConfig, FieldError } from './types.js';
 
 
@@ -40,7 +40,7 @@ export function validateCredentialProviderConfig(config: CredentialProviderConfi
 
   const seenNames = new Set<string>();
   // credentialprovider.ParseSchemelessURL's error for a matchImages entry, once per distinct entry
-  // (providers commonly share their patterns; src/memo.ts).
+  // (providers commonly share their patterns; src/lib/memo.ts).
   const matchImageError = oncePerInput((matchImage) => {
     const parsed = parseGoUrl(`https://${matchImage}`);
     return parsed.ok ? undefined : parsed.error;

@@ -9,6 +9,7 @@ import type { FileContent, FileTable, KubeletConfigFacts, NodeModel, PathFact } 
 import { allValues, CredentialFlag, lastValue, locateKubelet, parseKubeletFlags, type KubeletFlags } from '../kubelet/flags.js';
 import { certStoreFiles, DEFAULT_CERT_DIR, kubeconfigReferences } from '../kubelet/node-setup/kubeconfig.js';
 import { servingCertFiles } from '../kubelet/node-setup/serving-cert.js';
+import { getsubidsCandidates, kubeletUserEntry, PASSWD_PATH } from '../kubelet/node-setup/user-namespaces.js';
 import { loadService } from '../systemd/load-service.js';
 import { parseEnvFile } from '../systemd/env-file.js';
 import { providerEntriesIn } from '../credentials/provider-names.js';
@@ -18,7 +19,7 @@ import { parseConfigData, toPlain } from '../kubelet/config/decode.js';
 import { NEWEST_MODELLED_MINOR } from '../kubelet/version.js';
 import { nodePathKey } from '../credentials/registration.js';
 import { pathFact, parseMountinfo, type MountFacts } from './path-facts.js';
-import { oncePerInput } from '../memo.js';
+import { oncePerInput } from '../lib/memo.js';
 import { probeKubeletVersion } from './kubelet-version-probe.js';
 import { collectExecFacts, discoverHostFacts, type HostIo } from './host-facts.js';
 import type { NodeModel as Model } from '../model/node.js';
@@ -82,6 +83,7 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
   // Kubelet 1.24-1.30 opens --cloud-config before it initialises an in-tree provider.
   const cloudConfig = kubelet ? lastValue(kubelet.flags, 'cloud-config') : undefined;
   if (cloudConfig) files[nodePathKey(cloudConfig)] ??= pathFact(fs, cloudConfig);
+  if (kubelet) recordUserLookupFiles(fs, service.environment['PATH'], (path, fact) => { files[nodePathKey(path)] ??= fact; });
   const osRelease = readOsRelease(fs);
   const flavor = decideFlavor({
     versionText: version?.text,
@@ -105,6 +107,21 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     flavor,
     osRelease,
   };
+}
+
+/**
+ * The user namespace manager's inputs (src/kubelet/node-setup/user-namespaces.ts): /etc/passwd,
+ * and, when it names the "kubelet" user, each place exec.LookPath would find getsubids.
+ */
+function recordUserLookupFiles(fs: RootFs, path: string | undefined, record: (path: string, fact: PathFact) => void): void {
+  const passwd = pathFact(fs, PASSWD_PATH, { content: true });
+  record(PASSWD_PATH, passwd);
+  if (!passwd.exists || !passwd.content?.ok || kubeletUserEntry(passwd.content.data) === 'absent') return;
+  for (const candidate of getsubidsCandidates(path) ?? []) {
+    record(candidate, pathFact(fs, candidate));
+    const dir = candidate.slice(0, candidate.lastIndexOf('/'));
+    record(dir, pathFact(fs, dir));
+  }
 }
 
 function collectCredentialFacts(

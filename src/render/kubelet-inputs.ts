@@ -1,11 +1,11 @@
 /**
  * docs/kubelet-inputs.md: every kubelet flag and KubeletConfiguration field of 1.24-1.37 with its
- * status from src/kubelet/inputs.ts. Written by scripts/gen-docs.mjs; test/docs/
+ * status from src/catalog/inputs.ts. Written by scripts/gen-docs.mjs; test/docs/
  * kubelet-inputs.test.ts fails when the committed file differs.
  */
 import { kubeletFlagsFor } from '../kubelet/command-line/flag-table.js';
 import { MODELLED_MINORS, MODELLED_RANGE } from '../kubelet/data/minors.js';
-import { allConfigFields, configFieldStatus, flagStatus, type InputStatus } from '../kubelet/inputs.js';
+import { allConfigFields, configFieldStatus, flagStatus, type InputStatus } from '../catalog/inputs.js';
 
 const minors = (from: number, until: number) => (from === until ? `1.${from}` : `1.${from}-1.${until}`);
 const cell = (s: string) => s.replace(/\|/g, '\\|');
@@ -26,7 +26,7 @@ export function renderKubeletInputsMarkdown(): string {
   const lines = [
     '# What kubelet reads before "Started kubelet", and what node-check decides',
     '',
-    'Generated from src/kubelet/inputs.ts by `node scripts/gen-docs.mjs`; do not edit.',
+    'Generated from src/catalog/inputs.ts by `node scripts/gen-docs.mjs`; do not edit.',
     '',
     `Every KubeletConfiguration field and every kubelet flag of ${MODELLED_RANGE}, per minor range, with its status:`,
     '',

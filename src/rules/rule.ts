@@ -27,7 +27,7 @@ export interface Rule<K extends readonly FindingKind[] = readonly FindingKind[]>
   readonly kinds: K;
   /**
    * The kubelet inputs it decides, with what reads them: top-level KubeletConfiguration fields and
-   * flags that bind no field (docs/kubelet-inputs.md; src/kubelet/inputs.ts takes them from here).
+   * flags that bind no field (docs/kubelet-inputs.md; src/catalog/inputs.ts takes them from here).
    */
   readonly inputs?: { readonly fields?: Readonly<Record<string, string>>; readonly flags?: Readonly<Record<string, string>> };
   /** Host facts it reads: only on the live root; with another root they are not checked and never change the answer. */

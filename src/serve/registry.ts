@@ -1,7 +1,7 @@
 /**
  * serve's /metrics through prom-client: the families of
  * the last check as prom-client Gauges (the names, HELP and labels the textfile has, from
- * src/sinks/metrics.ts and src/overlay/pending.ts), then prom-client's default metrics
+ * src/sinks/metrics.ts and src/serve/pending.ts), then prom-client's default metrics
  * (collectDefaultMetrics: process_*, nodejs_*), as node_exporter exposes process_* and go_*. Each
  * scrape renders the text format 0.0.4 or OpenMetrics 1.0.0, as its Accept header prefers.
  * serve only: src/cli/commands/serve.ts is imported lazily, so preflight never evaluates

@@ -7,7 +7,7 @@
  *
  * Types whose config rendering node-check does not model (taints, reserved memory, klog's vmodule,
  * quantities, the static-pod URL header) are left as the file has them; a flag of such a type set
- * on the command line is an undecided input (src/kubelet/inputs.ts).
+ * on the command line is an undecided input (src/catalog/inputs.ts).
  */
 import type { KubeletConfigObject } from '../kubelet/config/index.js';
 import { kubeletFlagsFor } from '../kubelet/command-line/flag-table.js';

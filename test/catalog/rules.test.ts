@@ -3,7 +3,7 @@ import t from 'tap';
 import { ALL_RULES, hostFactReaders, RULE_KINDS } from '../../src/catalog/rules.js';
 import { allFindingKinds } from '../../src/catalog/findings.js';
 import { ALL_FACTS } from '../../src/discover/host-facts.js';
-import { configFieldStatus, flagStatus } from '../../src/kubelet/inputs.js';
+import { configFieldStatus, flagStatus } from '../../src/catalog/inputs.js';
 
 t.test('every rule\'s catalog entries are in the catalog, once', async (t) => {
   const ids = allFindingKinds().map((kind) => kind.id);

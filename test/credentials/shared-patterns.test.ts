@@ -1,6 +1,6 @@
 // Many providers sharing the same matchImages pattern or cache duration (a common config, and
 // `npm run bench`'s 1,000-provider node): the per-pattern work is done once per distinct value
-// (src/memo.ts), and every provider still gets exactly what it gets alone.
+// (src/lib/memo.ts), and every provider still gets exactly what it gets alone.
 import t from 'tap';
 import { validateCredentialProviderConfig } from '../../src/credentials/validate.js';
 import { decodeCredentialProviderConfig } from '../../src/credentials/decode.js';

@@ -1,10 +1,10 @@
-// docs/kubelet-inputs.md is generated from src/kubelet/inputs.ts; every field and flag has a
+// docs/kubelet-inputs.md is generated from src/catalog/inputs.ts; every field and flag has a
 // status, and the fields ValidateKubeletConfiguration checks with rules node-check lacks
 // (validate.ts notValidated) are undecided, so they feed the verdict.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { renderKubeletInputsMarkdown } from '../../src/render/kubelet-inputs.js';
-import { allConfigFields, configFieldStatus, flagStatus, undecidedInputs } from '../../src/kubelet/inputs.js';
+import { allConfigFields, configFieldStatus, flagStatus, undecidedInputs } from '../../src/catalog/inputs.js';
 import { UNIMPLEMENTED_RULE_FIELDS, validateKubeletConfiguration } from '../../src/kubelet/config/validate.js';
 import { kubeletFlagsFor } from '../../src/kubelet/command-line/flag-table.js';
 import { MODELLED_MINORS } from '../../src/kubelet/data/minors.js';

@@ -1,10 +1,10 @@
-/** --ignore as a pure function of the report (src/evaluate/ignore.ts), and "did you mean" (src/cli/suggest.ts). */
+/** --ignore as a pure function of the report (src/evaluate/ignore.ts), and "did you mean" (src/lib/suggest.ts). */
 import t from 'tap';
 import { applyIgnores } from '../../src/evaluate/ignore.js';
-import { unknownIgnoreIds } from '../../src/cli/suggest.js';
+import { unknownIgnoreIds } from '../../src/lib/suggest.js';
 import { exitCodeFor, type Report } from '../../src/model/report.js';
 import type { Finding, FindingId } from '../../src/model/findings.js';
-import { closeMatches, didYouMean } from '../../src/cli/suggest.js';
+import { closeMatches, didYouMean } from '../../src/lib/suggest.js';
 
 /** Placeholder ids ('a', 'w') as --ignore would name them: applyIgnores reads ids as plain words. */
 const finding = (id: string, severity: Finding['severity']): Finding => ({ id: id as FindingId, severity, message: id, remediation: 'fix' });

@@ -15,7 +15,8 @@ ${['present', 'missing', 'also-present'].map((name) => `  - name: ${name}\n    a
   const report = await checkNode({ root, unit: 'kubelet.service', kubeletVersion: '1.29.5', verbose: true });
   const provenance = report.provenance!;
   t.same(provenance.filesRead, ['/etc/systemd/system/kubelet.service', '/etc/kubernetes/kubelet.conf', CONFIG, `${BIN_DIR}/present`, `${BIN_DIR}/also-present`]);
-  // The serving certificate's files in --cert-dir come last (src/kubelet/node-setup/serving-cert.ts).
+  // The serving certificate's files in --cert-dir come next (src/kubelet/node-setup/serving-cert.ts),
+  // then /etc/passwd, which this root does not have (src/kubelet/node-setup/user-namespaces.ts).
   const pki = ['kubelet.crt', 'kubelet.key', 'kubelet-server-current.pem', 'kubelet-server-updated.pem', 'kubelet-server.crt', 'kubelet-server.key'].map((f) => `/var/lib/kubelet/pki/${f}`);
-  t.same(provenance.pathsExamined, [BIN_DIR, '/bin/sh', `${BIN_DIR}/missing`, '/usr/bin/kubelet', '/usr/bin', ...pki], 'in the order discovery looked');
+  t.same(provenance.pathsExamined, [BIN_DIR, '/bin/sh', `${BIN_DIR}/missing`, '/usr/bin/kubelet', '/usr/bin', ...pki, '/etc/passwd'], 'in the order discovery looked');
 });

@@ -44,6 +44,8 @@ export function modelOf(spec: ModelSpec): NodeModel {
   for (const path of [...servingCertFiles(certDir), ...Object.values(certStoreFiles(certDir, 'kubelet-server')), ...Object.values(certStoreFiles(certDir))]) files[nodePathKey(path)] = { exists: false, code: 'ENOENT' };
   const shape = argv.some((a) => a.startsWith('--kubeconfig=/etc/kubernetes/kubelet.conf')) ? 'kubeadm' : argv.some((a) => a.startsWith('--bootstrap-kubeconfig=')) ? 'openshift' : 'bootstrapped';
   for (const [path, text] of Object.entries(kubeconfigFiles([argv.join(' ')], shape))) files[nodePathKey(path)] = fileFact(text, 0o600);
+  // The /etc/passwd every node has, without a "kubelet" user (src/kubelet/node-setup/user-namespaces.ts).
+  files[nodePathKey('/etc/passwd')] = fileFact('root:x:0:0:root:/root:/bin/bash\n', 0o644);
   for (const [path, fact] of Object.entries(spec.files ?? {})) files[nodePathKey(path)] = fact;
   return {
     root: '/',

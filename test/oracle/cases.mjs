@@ -44,12 +44,14 @@ export function baseConfig(minor, extra = '') {
 const PASSWD = 'root:x:0:0:root:/root:/bin/sh\n';
 // pkg/kubelet/kubelet_pods.go getKubeletMappings: user.Lookup("kubelet") once UserNamespacesSupport is on (by default from 1.33).
 const USER_LOOKUP_MINOR = 33;
-// Up to 1.34 the releases are built with cgo (hack/lib/golang.sh KUBE_STATIC_BINARIES names
-// kubelet from v1.35.8): user.Lookup asks glibc's NSS, and a missing /etc/passwd is ENOENT, which
-// GOROOT/src/os/user/cgo_lookup_unix.go turns into UnknownUserError (default mappings, kubelet
+// The releases are built with cgo (hack/lib/golang.sh leaves kubelet out of KUBE_STATIC_BINARIES):
+// user.Lookup asks glibc's NSS, and a missing /etc/passwd is ENOENT, which Go 1.23+
+// (GOROOT/src/os/user/cgo_lookup_unix.go) turns into UnknownUserError (default mappings, kubelet
 // runs on). The oracle's CGO-less build reads the file itself and fails without it (the first
-// 1.34.12 run: "create user namespace manager: kubelet mappings: open /etc/passwd: …"), so on
-// 1.33-1.34 a fixture without /etc/passwd is judged only completed, where it has the file.
+// 1.34.12 run: "create user namespace manager: kubelet mappings: open /etc/passwd: …"), and the
+// case roots do not carry that binary, so node-check takes the release's build for them. On
+// 1.33-1.34 a fixture without /etc/passwd is judged only completed, where it has the file; from
+// 1.35 the recorded ones stop earlier (failCgroupV1 on the sandbox host's cgroup v1).
 const NSS_LOOKUP_UNTIL_MINOR = 34;
 const PLUGIN = '#!/bin/sh\necho {}\n';
 function credentialConfig(providers, apiVersion = 'kubelet.config.k8s.io/v1') {

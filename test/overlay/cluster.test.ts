@@ -17,7 +17,7 @@ import { execa } from 'execa';
 import * as net from 'node:net';
 import { requireTools, toolPath } from '../harness/tools.js';
 import { PRIVATE_RUN_TOOLS } from '../packaging/sandbox.js';
-import { checkClusterPending } from '../../src/overlay/pending.js';
+import { checkClusterPending } from '../../src/serve/pending.js';
 import { machineConfigYaml, rhelWorker415 } from './helpers.js';
 
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.test-token';

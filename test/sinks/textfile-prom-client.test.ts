@@ -12,7 +12,7 @@ import { checkNode } from '../../src/check-node.js';
 import { MINOR_ROWS } from '../../src/kubelet/data/minors.js';
 import { renderGauges, type GaugeFamily } from '../../src/sinks/exposition.js';
 import { metricFamilies, renderMetrics, renderUndecidedMetrics, undecidedFamilies } from '../../src/sinks/metrics.js';
-import { pendingFamilies } from '../../src/overlay/pending.js';
+import { pendingFamilies } from '../../src/serve/pending.js';
 import { gaugeRegistry } from '../../src/serve/registry.js';
 import type { Report } from '../../src/model/report.js';
 import { acrMissing, fallbackActive, hostile, notConfigured, report, unknownVersion } from './reports.js';

@@ -4,7 +4,7 @@ import type { CliIo } from '../io.js';
 import { allFindingKinds, findingKind } from '../../catalog/findings.js';
 import { renderExplanation } from '../../render/explain.js';
 import { ExitCode } from '../../model/report.js';
-import { didYouMean } from '../suggest.js';
+import { didYouMean } from '../../lib/suggest.js';
 
 export async function runExplain(settings: Settings, io: CliIo, args: Record<string, unknown>): Promise<number> {
   const id = String(args['finding-id'] ?? '');

@@ -18,7 +18,7 @@ import { watchPaths, type Watcher } from '../../serve/watch.js';
 import { boundConnections } from '../../serve/connection-limits.js';
 import { answerOf, describeAnswerChange, type Answer } from '../../serve/answer-change.js';
 import { VERSION } from '../../version.js';
-import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, pendingFamilies } from '../../overlay/pending.js';
+import { checkClusterPending, checkPendingConfigs, pendingConfigFiles, pendingFamilies } from '../../serve/pending.js';
 import { inClusterClient, nodeKubeletVersion } from '../../overlay/cluster.js';
 
 import { withinBudget } from '../budget.js';

@@ -11,7 +11,7 @@
  * Errors are returned WITHOUT kubelet's outer prefix (see withKubeletParsePrefix).
  */
 import { goQuote } from '../../go/quote.js';
-import { closeMatches } from '../../cli/suggest.js';
+import { closeMatches } from '../../lib/suggest.js';
 import {
   flavorFlagTable,
   normalizeKubeletFlagName,

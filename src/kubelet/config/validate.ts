@@ -71,7 +71,7 @@ const VERIFIED_MINOR = VALIDATION_VERIFIED_MINOR;
 
 /**
  * Fields read by validation.go rules that node-check does not implement. They feed the verdict:
- * set to a non-default value, each makes the answer "cannot tell" (src/kubelet/inputs.ts).
+ * set to a non-default value, each makes the answer "cannot tell" (src/catalog/inputs.ts).
  */
 export const UNIMPLEMENTED_RULE_FIELDS: readonly string[] = ['tracing', 'reservedMemory', 'registerWithTaints', 'showHiddenMetricsForVersion', 'featureGates', 'singleProcessOOMKill'];
 

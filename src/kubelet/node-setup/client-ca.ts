@@ -12,7 +12,7 @@ import { decodePem, type PemDecoder } from '../../go/pem.js';
 import { parseGoCertificateFields, type GoCertificate, type GoX509, type X509Verdict } from '../../go/x509/parser.js';
 import { acrossKubeletGo } from './go-builds.js';
 import type { PathFact } from '../../model/node.js';
-import { oncePerOwner } from '../../memo.js';
+import { oncePerOwner } from '../../lib/memo.js';
 import type { GoTls } from '../../go/tls/key-pair.js';
 
 export type ClientCaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly inexact: boolean } | { readonly undecidable: string };

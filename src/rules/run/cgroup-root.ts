@@ -5,6 +5,7 @@
  * src/discover/host-facts.ts at cgroupRootDir).
  */
 import type { FindingKind } from '../../catalog/findings.js';
+import { MODELLED_RANGE } from '../../kubelet/data/minors.js';
 import { cannotTell, PASS } from '../../model/verdict.js';
 import { atConfig, runFails, type Rule } from '../rule.js';
 
@@ -13,7 +14,7 @@ const KINDS = [
     id: 'kubelet-cgroup-root-missing',
     title: 'cgroupRoot (--cgroup-root) names a cgroup that does not exist on this host',
     severity: 'error',
-    versions: 'all (1.24-1.37)',
+    versions: `all (${MODELLED_RANGE})`,
     messageId: '2f8d1c7e5a3b4906b1e4c8a7d6f20b95',
     meaning:
       'With cgroupsPerQOS (the default), the container manager checks that the cgroup root exists in every cgroup hierarchy before "Started kubelet"; a missing one exits with status 1 ("failed to run Kubelet: invalid configuration: cgroup [\\"x\\"] has some missing paths: …", the paths in the host\'s order). Checked on the running host only.',

@@ -5,9 +5,10 @@
  * src/kubelet/node-setup/kubeconfig.ts (through the Go TLS ports of the minor's Go builds).
  */
 import type { FindingKind } from '../../catalog/findings.js';
+import { MODELLED_RANGE } from '../../kubelet/data/minors.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import { checkClientConfig, DEFAULT_CERT_DIR } from '../../kubelet/node-setup/kubeconfig.js';
-import { oncePerOwner } from '../../memo.js';
+import { oncePerOwner } from '../../lib/memo.js';
 import type { FileTable } from '../../model/node.js';
 import { cannotTell, PASS } from '../../model/verdict.js';
 import { runFails, type Rule } from '../rule.js';
@@ -17,7 +18,7 @@ const KINDS = [
     id: 'kubelet-kubeconfig-invalid',
     title: 'Kubelet cannot build its API client from --kubeconfig / --bootstrap-kubeconfig',
     severity: 'error',
-    versions: 'all (1.24-1.37)',
+    versions: `all (${MODELLED_RANGE})`,
     messageId: '5b0e7d3c2f6a4e81a9c4d2b7f10e6a39',
     meaning:
       'With --kubeconfig set, run() loads it before it connects to the container runtime. A missing file ("invalid kubeconfig: stat …: no such file or directory"; with rotateCertificates "unable to load kubeconfig: …"), one that does not parse, has no current context or names a missing CA or client certificate file exits with status 1. With --bootstrap-kubeconfig, a kubeconfig without an unexpired client certificate sends kubelet to the bootstrap kubeconfig, and a missing one exits ("unable to load bootstrap kubeconfig: stat …").',

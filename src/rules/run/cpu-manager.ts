@@ -10,6 +10,7 @@
  * with a reservation depends on the machine's topology and the policy's checkpoint: not modelled.
  */
 import type { FindingKind } from '../../catalog/findings.js';
+import { MODELLED_RANGE } from '../../kubelet/data/minors.js';
 import { reservedAfterCpuOverride, type ResourceMap } from '../../kubelet/node-setup/reserved.js';
 import { parseQuantity } from '../../kubernetes/quantity.js';
 import { cannotTell, PASS, type GoAnswer } from '../../model/verdict.js';
@@ -20,7 +21,7 @@ const KINDS = [
     id: 'kubelet-cpu-manager-policy-invalid',
     title: 'cpuManagerPolicy (--cpu-manager-policy) is unknown, or static without a CPU reservation',
     severity: 'error',
-    versions: 'all (1.24-1.37; 1.24-1.25 with the CPUManager gate on)',
+    versions: `all (${MODELLED_RANGE}; 1.24-1.25 with the CPUManager gate on)`,
     messageId: '9c41e6a0b3d24f7e8a15c2d90e7b4f63',
     meaning:
       'The container manager creates the CPU manager before "Started kubelet". A policy other than none or static exits with status 1 ("failed to run Kubelet: unknown policy: \\"x\\""); static without systemReserved.cpu, kubeReserved.cpu or reservedSystemCPUs exits with "[cpumanager] unable to determine reserved CPU resources for static policy".',

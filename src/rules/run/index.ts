@@ -18,6 +18,7 @@ import { reservedCpusRule } from './reserved-cpus.js';
 import { reservedRule } from './reserved.js';
 import { servingCertRule } from './serving-cert.js';
 import { swapRule } from './swap.js';
+import { userNamespacesRule } from './user-namespaces.js';
 
 export const RUN_RULES = [
   lockFileRule,
@@ -33,7 +34,8 @@ export const RUN_RULES = [
   cgroupRootRule,
   cpuManagerRule,
   nodeIpRule,
-  // NewMainKubelet: the built-in cloud provider, then the serving certificate.
+  // NewMainKubelet: the built-in cloud provider, the serving certificate, last the user namespace manager.
   cloudProviderDisabledRule,
   servingCertRule,
+  userNamespacesRule,
 ] as const;

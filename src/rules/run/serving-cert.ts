@@ -4,6 +4,7 @@
  * The decision is src/kubelet/node-setup/serving-cert.ts.
  */
 import type { FindingKind } from '../../catalog/findings.js';
+import { NEWEST_MODELLED_MINOR } from '../../kubelet/data/minors.js';
 import { nodePathKey } from '../../credentials/registration.js';
 import { goSprintf, RUN_WRAP, wrapStepError } from '../../kubelet/data/start-sequence.js';
 import { DEFAULT_CERT_DIR } from '../../kubelet/node-setup/kubeconfig.js';
@@ -16,7 +17,7 @@ const KINDS = [
     id: 'kubelet-serving-cert-invalid',
     title: 'The serving certificate (tlsCertFile, --tls-cert-file) cannot be loaded',
     severity: 'error',
-    versions: '1.31-1.37 (ReloadKubeletServerCertificateFile)',
+    versions: `1.31-1.${NEWEST_MODELLED_MINOR} (ReloadKubeletServerCertificateFile)`,
     messageId: '6a3e9f2d0c8b47d5a1f7e4b3c92d8e10',
     meaning:
       'From 1.31, NewMainKubelet loads tlsCertFile and tlsPrivateKeyFile before "Started kubelet"; a missing file exits with status 1 ("failed to run Kubelet: failed to create kubelet: failed to initialize file based certificate manager: unable to set up dynamic certificate manager for kubelet server cert files: open …"). Before 1.31 the files are read when the server starts, after "Started kubelet".',

@@ -3,7 +3,8 @@
  * (src/rules/run/, one module a rule, listed in kubelet's order): the lock file, the in-tree cloud
  * provider, the API client, the client CA bundle, the CRI connection, --reserved-cpus against the
  * online CPUs, the reserved resources, evictionHard, the container manager (swap, cgroupRoot, the
- * CPU manager), --node-ip, and NewMainKubelet's checks (cloud provider, serving certificate). Host
+ * CPU manager), --node-ip, and NewMainKubelet's checks (cloud provider, serving certificate, the
+ * user namespace manager). Host
  * facts are read only for the live root: with another root they are listed as not checked and
  * never change the answer. After "Started kubelet", protectKernelDefaults (kernel tunables) is the
  * last fatal check (postStartStep, src/rules/post-start/).

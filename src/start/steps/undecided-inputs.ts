@@ -1,13 +1,13 @@
 /**
  * The inputs kubelet acts on before "Started kubelet" that no start rule decides
- * (src/kubelet/inputs.ts): set to a non-default value, they make the answer "cannot tell", naming
+ * (src/catalog/inputs.ts): set to a non-default value, they make the answer "cannot tell", naming
  * each input with the file and line that set it. Runs once the configuration is merged (after
  * step 6), so a later failure that depends on them is marked inexact, never dropped.
  */
 import type { StartCheck } from '../start-check.js';
 import { PASS } from '../start-check.js';
 import type { StartContext } from '../start-context.js';
-import { undecidedInputs } from '../../kubelet/inputs.js';
+import { undecidedInputs } from '../../catalog/inputs.js';
 
 export const undecidedInputsStep: StartCheck = {
   id: 'kubelet-undecided-inputs',

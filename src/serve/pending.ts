@@ -11,8 +11,8 @@ import { checkNode, type OverlayInput } from '../check-node.js';
 import type { FallbackStatus } from '../model/report.js';
 import { escapeUnprintable } from '../render/printable.js';
 import type { GaugeFamily } from '../sinks/exposition.js';
-import { readOverlayInputs } from './read-inputs.js';
-import { nodeTarget, pendingInputs, type ClusterClient } from './cluster.js';
+import { readOverlayInputs } from '../overlay/read-inputs.js';
+import { nodeTarget, pendingInputs, type ClusterClient } from '../overlay/cluster.js';
 
 /** At most this many pending configs (label values stay bounded). */
 export const MAX_PENDING_CONFIGS = 32;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { closeMatches, didYouMean, editDistance } from '../../src/cli/suggest.js';
+import { closeMatches, didYouMean, editDistance } from '../../src/lib/suggest.js';
 
 /** The textbook recurrence, unbounded: what the bounded version must agree with. */
 function reference(a: string, b: string): number {

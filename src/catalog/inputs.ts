@@ -9,12 +9,12 @@
  *    it makes the answer "cannot tell", naming the input (src/start/steps/undecided-inputs.ts).
  * docs/kubelet-inputs.md is generated from this table (scripts/gen-docs.mjs).
  */
-import { kubeletFlagsFor } from './command-line/flag-table.js';
-import { isValidTaint } from './command-line/values.js';
-import { KUBELET_CONFIG_FIELDS } from './data/kubelet-config-fields.js';
-import { KUBELET_CONFIG_DEFAULTS } from './data/kubelet-config-defaults.js';
-import { MODELLED_MINORS } from './data/minors.js';
-import { ALL_RULES } from '../catalog/rules.js';
+import { kubeletFlagsFor } from '../kubelet/command-line/flag-table.js';
+import { isValidTaint } from '../kubelet/command-line/values.js';
+import { KUBELET_CONFIG_FIELDS } from '../kubelet/data/kubelet-config-fields.js';
+import { KUBELET_CONFIG_DEFAULTS } from '../kubelet/data/kubelet-config-defaults.js';
+import { MODELLED_MINORS } from '../kubelet/data/minors.js';
+import { ALL_RULES } from './rules.js';
 
 export type InputStatus =
   | { readonly kind: 'modelled'; readonly by: string }

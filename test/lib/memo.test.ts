@@ -1,5 +1,5 @@
 import t from 'tap';
-import { oncePerInput } from '../src/memo.js';
+import { oncePerInput } from '../../src/lib/memo.js';
 
 t.test('each distinct input is computed once, and the same answer is given again', async (t) => {
   const calls: string[] = [];

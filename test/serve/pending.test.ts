@@ -4,11 +4,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkPendingConfigs, pendingConfigFiles, pendingFamilies } from '../../src/overlay/pending.js';
+import { checkPendingConfigs, pendingConfigFiles, pendingFamilies } from '../../src/serve/pending.js';
 import { renderGauges } from '../../src/sinks/exposition.js';
 import { checkMetrics } from '../harness/promtool.js';
 import { toolPath } from '../harness/tools.js';
-import { machineConfigYaml, rhelWorker415, treeDigest } from './helpers.js';
+import { machineConfigYaml, rhelWorker415, treeDigest } from '../overlay/helpers.js';
 
 t.test('each file of a directory is one pending config, named by its MachineConfig', async (t) => {
   const dir = t.testdir({ configs: { 'a.yaml': machineConfigYaml('rendered-worker-new'), 'b.json': '{"kind":"List","apiVersion":"v1"}', 'notes.txt': 'x', '.hidden.yaml': 'x' } });

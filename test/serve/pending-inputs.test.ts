@@ -4,7 +4,7 @@
 import t from 'tap';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkClusterPending, MAX_PENDING_CONFIGS, pendingConfigFiles, pendingFamilies, type PendingResult } from '../../src/overlay/pending.js';
+import { checkClusterPending, MAX_PENDING_CONFIGS, pendingConfigFiles, pendingFamilies, type PendingResult } from '../../src/serve/pending.js';
 import { renderGauges } from '../../src/sinks/exposition.js';
 
 /** The pending families as text (serve renders the same through prom-client: test/sinks/textfile-prom-client.test.ts). */
