@@ -39,6 +39,6 @@ t.test('the NewContainerManager checks keep their order within the step: swap, c
   const ids = inKubeletOrder(30, RUN_RULES).map((rule) => rule.id);
   t.same(ids.filter((id) => ['run/swap', 'run/cgroup-root', 'run/cpu-manager'].includes(id)), ['run/swap', 'run/cgroup-root', 'run/cpu-manager']);
   t.equal(ids[0], 'run/lock-file');
-  t.same(ids.slice(-2), ['run/cloud-provider-disabled', 'run/serving-cert'], '1.30: NewMainKubelet last');
+  t.same(ids.slice(-3), ['run/cloud-provider-disabled', 'run/serving-cert', 'run/user-namespaces'], '1.30: NewMainKubelet last, the user namespace manager at its end');
   t.equal(inKubeletOrder(33, RUN_RULES).at(-1)?.id, 'run/cloud-provider', '1.32+ has no run:cloud-init step: that rule sorts last');
 });
