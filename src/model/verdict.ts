@@ -51,10 +51,11 @@ export function cannotTell(reason: string, path?: string): CannotTell {
 
 /**
  * What an emulated Go or Kubernetes function answers before kubelet wraps its error: nil, the
- * error's text (inexact when Go's map order picks one of several), or cannot tell. A rule turns it
+ * error's text (inexact when Go's map order picks one of several), or cannot tell. `Failed` and
+ * `Undecided` add what a function always says with them (the file it is about). A rule turns it
  * into a Verdict in kubelet's words (src/rules/rule.ts).
  */
-export type GoAnswer =
+export type GoAnswer<Failed extends object = object, Undecided extends object = Failed> =
   | { readonly ok: true }
-  | { readonly ok: false; readonly error: string; readonly inexact?: boolean; readonly path?: string }
-  | CannotTell;
+  | ({ readonly ok: false; readonly error: string; readonly inexact?: boolean; readonly path?: string } & Failed)
+  | (CannotTell & Undecided);

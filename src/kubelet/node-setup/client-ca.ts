@@ -14,8 +14,9 @@ import { acrossKubeletGo } from './go-builds.js';
 import type { PathFact } from '../../model/node.js';
 import { oncePerOwner } from '../../lib/memo.js';
 import type { GoTls } from '../../go/tls/key-pair.js';
+import type { GoAnswer } from '../../model/verdict.js';
 
-export type ClientCaCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly inexact: boolean } | { readonly undecidable: string };
+export type ClientCaCheck = GoAnswer;
 
 type Decided = Exclude<X509Verdict, { readonly undecidable: string } | { readonly ok: true }>;
 

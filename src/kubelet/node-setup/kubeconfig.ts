@@ -31,11 +31,10 @@ import { isJsonBuffer } from '../../credentials/decode.js';
 import { yamlToGoJson } from '../../credentials/go-yaml.js';
 import { toPlain } from '../config/decode.js';
 import type { PathFact } from '../../model/node.js';
+import type { GoAnswer } from '../../model/verdict.js';
 
-export type ClientConfigCheck =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly error: string; readonly inexact: boolean; readonly path: string }
-  | { readonly undecidable: string; readonly path: string };
+/** buildKubeletClientConfig's answer, always naming the file it is about. */
+export type ClientConfigCheck = GoAnswer<{ readonly path: string }>;
 
 export interface ClientConfigInput {
   /** --kubeconfig; '' is standalone mode. */

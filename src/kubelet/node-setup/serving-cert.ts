@@ -14,8 +14,10 @@
  */
 import { goJoin, goQuote } from '../../go/index.js';
 import { certStoreFiles, checkCertStore, keyPair, type FileOf } from './kubeconfig.js';
+import type { GoAnswer } from '../../model/verdict.js';
 
-export type ServingCertCheck = { readonly ok: true } | { readonly ok: false; readonly error: string; readonly path: string; readonly inexact?: true } | { readonly undecidable: string; readonly path?: string };
+/** The serving certificate's answer: a refusal names the file. */
+export type ServingCertCheck = GoAnswer<{ readonly path: string }, object>;
 
 export interface ServingCertInput {
   readonly minor: number;

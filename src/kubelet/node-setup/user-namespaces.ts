@@ -18,6 +18,7 @@
  */
 import type { PathFact } from '../../model/node.js';
 import { goQuote } from '../../go/index.js';
+import type { GoAnswer } from '../../model/verdict.js';
 
 export const PASSWD_PATH = '/etc/passwd';
 export const KUBELET_USER = 'kubelet';
@@ -52,10 +53,8 @@ export interface UserNamespaceInput {
   readonly hostRoot: boolean;
 }
 
-export type UserNamespaceCheck =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly error: string; readonly path: string }
-  | { readonly undecidable: string; readonly path: string };
+/** The user namespace manager's answer, always naming the file it is about. */
+export type UserNamespaceCheck = GoAnswer<{ readonly path: string }>;
 
 /** Where LookPath looks for getsubids, for discovery; undefined when a relative entry makes it undecidable. */
 export function getsubidsCandidates(path: string | undefined): string[] | undefined {
