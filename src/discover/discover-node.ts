@@ -5,7 +5,7 @@
  */
 import { RootFs, goErrnoText } from '../host/root-fs.js';
 import { parseElf, EXECUTABLE_HEAD_BYTES, machineOfNodeArch } from '../host/elf.js';
-import type { FileContent, FileTable, KubeletConfigFacts, NodeModel, PathFact } from '../model/node.js';
+import type { FileContent, FileTable, KubeletConfigFacts, KubeletLinkage, NodeModel, PathFact } from '../model/node.js';
 import { allValues, CredentialFlag, lastValue, locateKubelet, parseKubeletFlags, type KubeletFlags } from '../kubelet/flags.js';
 import { certStoreFiles, DEFAULT_CERT_DIR, kubeconfigReferences } from '../kubelet/node-setup/kubeconfig.js';
 import { servingCertFiles } from '../kubelet/node-setup/serving-cert.js';
@@ -38,6 +38,8 @@ export interface DiscoverOptions {
   /** The machine the node runs on, when it is not this one (the oracle's recorded sandbox,
    * test/oracle/compare.ts): host facts are then read through it, whatever the root. */
   readonly hostIo?: HostIo;
+  /** The linkage of the kubelet that runs, when it is not the root's binary (the oracle binds its own). */
+  readonly kubeletLinkage?: KubeletLinkage;
 }
 
 export async function discoverNode(options: DiscoverOptions): Promise<NodeModel> {
@@ -104,9 +106,16 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     kubeletVersionProblem: versionProblem,
     files: files as FileTable,
     nodeMachine: fs.isHostRoot ? machineOfNodeArch(process.arch) : kubelet ? machineOfFile(fs, kubelet.kubeletPath) : undefined,
+    ...linkageOf(options.kubeletLinkage, kubelet ? files[nodePathKey(kubelet.kubeletPath)] : undefined),
     flavor,
     osRelease,
   };
+}
+
+function linkageOf(given: KubeletLinkage | undefined, binary: PathFact | undefined): { kubeletLinkage?: KubeletLinkage } {
+  if (given) return { kubeletLinkage: given };
+  const elf = binary?.exists ? binary.elf : undefined;
+  return elf ? { kubeletLinkage: elf.interpreter === undefined ? 'static' : 'dynamic' } : {};
 }
 
 /**

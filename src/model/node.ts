@@ -16,6 +16,8 @@ export interface ElfFacts {
   readonly interpreter?: string;
 }
 
+export type KubeletLinkage = 'static' | 'dynamic';
+
 export type ContentFact = { readonly ok: true; readonly data: Buffer } | { readonly ok: false; readonly code: ErrnoCode };
 
 export type PathFact =
@@ -72,6 +74,11 @@ export interface NodeModel {
   readonly files: FileTable;
   /** The node's CPU architecture as an ELF machine name (from the kubelet binary, or this host on "/"). */
   readonly nodeMachine?: string;
+  /**
+   * How the kubelet binary was linked, from its ELF header (PT_INTERP: dynamic, with cgo's libc
+   * lookups; none: static, Go's own); undefined when the root does not carry it.
+   */
+  readonly kubeletLinkage?: KubeletLinkage;
   /**
    * Host facts (swap, cgroups, sysctls, CRI sockets, online CPUs): read only when the root is the
    * live "/". `criSockets` is keyed by the endpoints kubelet may be given; `notChecked` says what was

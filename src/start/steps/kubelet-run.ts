@@ -195,15 +195,12 @@ function ordered(context: StartContext): Ordered[] {
   }
   // Last in NewMainKubelet: the user namespace manager (the "kubelet" user, getsubids, maxPods).
   if (looksUpKubeletUser(context.minor)) {
-    const kubeletPath = context.model.kubelet?.kubeletPath;
-    const binary = kubeletPath ? context.model.files[kubeletPath] : undefined;
-    const elf = binary?.exists ? binary.elf : undefined;
     const toolchain = KUBELET_GO_TOOLCHAINS[context.minor];
     const userns = checkUserNamespaceManager({
       gateOn: context.gateEnabled('UserNamespacesSupport'),
       // The binary shows how it was linked; without it, the releases' build: hack/lib/golang.sh
       // (1.24-1.37) leaves kubelet out of KUBE_STATIC_BINARIES, so it is built with cgo.
-      lookup: elf && elf.interpreter === undefined ? 'pure-go' : 'cgo',
+      lookup: context.model.kubeletLinkage === 'static' ? 'pure-go' : 'cgo',
       goMinors: { first: toolchain?.firstGo ?? 0, last: toolchain?.lastGo ?? 0 },
       passwd: context.model.files[nodePathKey(PASSWD_PATH)],
       // maxPods is an int32: an absent or zero value is defaulted (v1beta1 SetDefaults_KubeletConfiguration).
