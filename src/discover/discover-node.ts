@@ -24,6 +24,7 @@ import { probeKubeletVersion } from './kubelet-version-probe.js';
 import { collectExecFacts, discoverHostFacts, type HostIo } from './host-facts.js';
 import type { NodeModel as Model } from '../model/node.js';
 import { decideFlavor, OPENSHIFT_MARKER_PATHS, type KubeletFlavor } from '../kubelet/flavor.js';
+import { findInProcessKubelet } from './in-process-kubelet.js';
 
 export interface DiscoverOptions {
   readonly root: string;
@@ -109,6 +110,7 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     ...linkageOf(options.kubeletLinkage, kubelet ? files[nodePathKey(kubelet.kubeletPath)] : undefined),
     flavor,
     osRelease,
+    ...(kubelet ? {} : inProcess(fs, service)),
   };
 }
 
@@ -131,6 +133,11 @@ function recordUserLookupFiles(fs: RootFs, path: string | undefined, record: (pa
     const dir = candidate.slice(0, candidate.lastIndexOf('/'));
     record(dir, pathFact(fs, dir));
   }
+}
+
+function inProcess(fs: RootFs, service: NodeModel['service']): Pick<NodeModel, 'inProcessKubelet'> {
+  const found = findInProcessKubelet(fs, service);
+  return found ? { inProcessKubelet: found } : {};
 }
 
 function collectCredentialFacts(

@@ -8,6 +8,7 @@ import type { KubeletFlags, KubeletInvocation } from '../kubelet/flags.js';
 import type { ServiceModel } from './service.js';
 import type { FlavorDecision } from '../kubelet/flavor.js';
 import type { CriSocketFact, HostFacts, HostFactsResult } from '../host-facts/types.js';
+import type { InProcessKubelet } from '../discover/in-process-kubelet.js';
 
 export interface ElfFacts {
   /** e_machine name: "x86_64", "aarch64", "ppc64le", "s390x", or "machine-<n>". */
@@ -93,4 +94,6 @@ export interface NodeModel {
   readonly flavor?: FlavorDecision;
   /** /etc/os-release of the node. */
   readonly osRelease: Readonly<Record<string, string>>;
+  /** Set when no unit runs kubelet because a distribution runs it inside another program (src/discover/in-process-kubelet.ts). */
+  readonly inProcessKubelet?: InProcessKubelet;
 }
