@@ -16,6 +16,8 @@ t.test('standalone block, else and comment lines leave no line; inline tags keep
   t.equal(hb('evictionHard:\n  {{#each m}}\n  {{@key}}: "{{this}}"\n  {{/each}}\n', { m: { b: '5%', a: '100Mi' } }), 'evictionHard:\n  a: "100Mi"\n  b: "5%"\n', 'indented standalone tags; object keys in byte order');
   t.equal(hb('NO_PROXY={{#each l}}{{this}},{{else}}{{/each}}localhost\n', { l: [] }), 'NO_PROXY=localhost\n', 'tags inside a line are not standalone');
   t.equal(hb('{{#if a}}x{{/if}}\n', { a: true }), 'x\n');
+  t.equal(hb('{{#if a}}\nx\n  {{/if}}', { a: true }), 'x\n  ', 'a tag at the very end of the template is not standalone (starts_with_empty_line)');
+  t.throws(() => hb('{{#if (eq a)}}y{{/if}}', { a: 1 }), /eq takes two parameters/);
 });
 
 t.test('~ strips the whitespace on its side', async (t) => {
