@@ -18,6 +18,9 @@ t.test('standalone block, else and comment lines leave no line; inline tags keep
   t.equal(hb('{{#if a}}x{{/if}}\n', { a: true }), 'x\n');
   t.equal(hb('{{#if a}}\nx\n  {{/if}}', { a: true }), 'x\n  ', 'a tag at the very end of the template is not standalone (starts_with_empty_line)');
   t.throws(() => hb('{{#if (eq a)}}y{{/if}}', { a: 1 }), /eq takes two parameters/);
+  // src/macros.rs: a handlebars_helper! helper cannot read a missing parameter in strict mode; null is a value.
+  t.throws(() => hb('{{#if (or (eq k "ecr") this.environment)}}y{{/if}}', { k: 'x' }), /strict mode: helper or cannot read parameter 2 \(this\.environment is missing\)/);
+  t.equal(hb('{{#if (or (eq k "ecr") this.environment)}}y{{else}}n{{/if}}', { k: 'x', environment: null }), 'n', 'an explicit null is read');
 });
 
 t.test('~ strips the whitespace on its side', async (t) => {
