@@ -7,6 +7,7 @@ import { discoverNode } from './discover/discover-node.js';
 import { evaluate } from './evaluate/evaluate.js';
 import type { HostIo } from './discover/host-facts.js';
 import type { FallbackStatus, Report, UpgradeSection } from './model/report.js';
+import type { KubeletLinkage } from './model/node.js';
 import type { KubeletFlavor } from './kubelet/flavor.js';
 import type { OverlayInput } from './overlay/check-upgrade.js';
 
@@ -30,6 +31,8 @@ export interface CheckNodeOptions {
   readonly verbose?: boolean;
   /** Host facts read through this instead of this machine (the oracle's recorded sandbox). */
   readonly hostIo?: HostIo;
+  /** The linkage of the kubelet that runs, when it is not the root's binary (the oracle's own build). */
+  readonly kubeletLinkage?: KubeletLinkage;
 }
 
 export async function checkNode(options: CheckNodeOptions): Promise<Report> {
@@ -55,6 +58,7 @@ export async function checkNode(options: CheckNodeOptions): Promise<Report> {
     kubeletFlavor: options.kubeletFlavor,
     versionProbeTimeoutMs: options.versionProbeTimeoutMs ?? 2000,
     ...(options.hostIo ? { hostIo: options.hostIo } : {}),
+    ...(options.kubeletLinkage ? { kubeletLinkage: options.kubeletLinkage } : {}),
   });
   const report = evaluate(model, { fallback: options.fallback, ...(options.upgradeWarnings === false ? { upgradeWarnings: false } : {}) });
   if (!options.verbose) return report;

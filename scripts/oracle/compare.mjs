@@ -37,7 +37,9 @@ export async function compareCase(api, recording, kase, verdict) {
   const { root, cleanup } = materializeCase(kase);
   let report;
   try {
-    report = await api.checkNode({ root, unit: kase.unit, kubeletVersion: recording.kubelet.slice(1), hostIo: replayHostIo(recording.hostIo, socketPaths(verdict.criEndpoints)) });
+    // The sandbox binds the oracle's own kubelet, built with CGO_ENABLED=0 (build-kubelet.mjs,
+    // build-openshift-kubelet.mjs): static, whatever binary the case's root holds.
+    report = await api.checkNode({ root, unit: kase.unit, kubeletVersion: recording.kubelet.slice(1), hostIo: replayHostIo(recording.hostIo, socketPaths(verdict.criEndpoints)), kubeletLinkage: 'static' });
   } finally {
     cleanup();
   }

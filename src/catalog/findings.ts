@@ -275,8 +275,8 @@ const KINDS = [
     severity: 'warning',
     versions: 'all',
     messageId: '11cdfc7d735648cdb7c5650ba6818f6e',
-    meaning: 'No prediction is made (exit code 2), for one of these causes, which the message names: the kubelet unit could not be found or read, or its ExecStart does not run kubelet; the kubelet version cannot be read, or is one node-check does not model (it never applies a neighbouring version\'s rules); without a version, the modelled versions disagree; or a start step meets an input node-check cannot settle: a rule it does not model, a fact of a machine it is not running on, a file from a remote source, or one of its own bounds.',
-    fix: 'The unit: check --root and --unit, and the named file. The version: pass --kubelet-version X.Y.Z (or --openshift-version 4.N), or upgrade node-check to a release that models that kubelet. A step: change the named input to a value node-check models; docs/unverified.md says what would settle the rest.',
+    meaning: 'No prediction is made (exit code 2), for one of these causes, which the message names: the kubelet unit could not be found or read, or its ExecStart does not run kubelet (MicroK8s, which runs kubelet inside kubelite, is named as such); the kubelet version cannot be read, or is one node-check does not model (it never applies a neighbouring version\'s rules); without a version, the modelled versions disagree; or a start step meets an input node-check cannot settle: a rule it does not model, a fact of a machine it is not running on, a file from a remote source, or one of its own bounds.',
+    fix: 'The unit: check --root and --unit, and the named file (a kubelet inside MicroK8s\' kubelite is not modelled). The version: pass --kubelet-version X.Y.Z (or --openshift-version 4.N), or upgrade node-check to a release that models that kubelet. A step: change the named input to a value node-check models; docs/unverified.md says what would settle the rest.',
   },
   {
     id: 'fallback-active',

@@ -149,6 +149,9 @@ const FLAGS: Readonly<Record<string, InputStatus>> = {
   'register-schedulable': noEffect('pkg/kubelet/kubelet.go NewMainKubelet stores it; pkg/kubelet/kubelet_node_status.go initialNode uses it when registering the node, after start (1.24-1.33)'),
   // kube-up's GCE nodes pass it (cluster/gce/util.sh construct-linux-kubelet-flags).
   'experimental-mounter-path': noEffect('cmd/kubelet/app/server.go UnsecuredDependencies: mount.New(path) only stores it for later mounts (k8s.io/mount-utils mount_linux.go New); pkg/kubelet/kubelet.go NewMainKubelet: SetupDNSinContainerizedMounter writes <dir>/rootfs/etc/resolv.conf and only logs a failure (pkg/kubelet/network/dns/dns.go), 1.24-1.37'),
+  // Bottlerocket's kubelet-exec-start-conf passes --containerd=/run/containerd/containerd.sock.
+  containerd: noEffect('github.com/google/cadvisor container/containerd/factory.go (v0.44.2 at kubelet 1.24 to v0.56.2 at 1.36): a plain string, read only by the plugin\'s Register, which manager.Start → container.InitializePlugins (container/factory.go) calls from pkg/kubelet/kubelet.go initializeRuntimeDependentModules after "Started kubelet"; a failed registration is only logged'),
+  'containerd-namespace': noEffect('github.com/google/cadvisor container/containerd/factory.go (v0.44.2 to v0.56.2): a plain string, read only by the plugin\'s Register after "Started kubelet" (as --containerd); a failed registration is only logged'),
   'pod-infra-container-image': noEffect('cmd/kubelet/app/options/options.go: deprecated; the container runtime picks the sandbox image'),
   'runtime-cgroups': noEffect('pkg/kubelet/cm/container_manager_linux.go: the runtime\'s cgroup is ensured periodically; errors are logged'),
   'minimum-container-ttl-duration': noEffect('pkg/kubelet/kubelet.go NewMainKubelet: container GC policy, no check'),

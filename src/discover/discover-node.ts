@@ -5,7 +5,7 @@
  */
 import { RootFs, goErrnoText } from '../host/root-fs.js';
 import { parseElf, EXECUTABLE_HEAD_BYTES, machineOfNodeArch } from '../host/elf.js';
-import type { FileContent, FileTable, KubeletConfigFacts, NodeModel, PathFact } from '../model/node.js';
+import type { FileContent, FileTable, KubeletConfigFacts, KubeletLinkage, NodeModel, PathFact } from '../model/node.js';
 import { allValues, CredentialFlag, lastValue, locateKubelet, parseKubeletFlags, type KubeletFlags } from '../kubelet/flags.js';
 import { certStoreFiles, DEFAULT_CERT_DIR, kubeconfigReferences } from '../kubelet/node-setup/kubeconfig.js';
 import { servingCertFiles } from '../kubelet/node-setup/serving-cert.js';
@@ -24,6 +24,7 @@ import { probeKubeletVersion } from './kubelet-version-probe.js';
 import { collectExecFacts, discoverHostFacts, type HostIo } from './host-facts.js';
 import type { NodeModel as Model } from '../model/node.js';
 import { decideFlavor, OPENSHIFT_MARKER_PATHS, type KubeletFlavor } from '../kubelet/flavor.js';
+import { findInProcessKubelet } from './in-process-kubelet.js';
 
 export interface DiscoverOptions {
   readonly root: string;
@@ -38,6 +39,8 @@ export interface DiscoverOptions {
   /** The machine the node runs on, when it is not this one (the oracle's recorded sandbox,
    * test/oracle/compare.ts): host facts are then read through it, whatever the root. */
   readonly hostIo?: HostIo;
+  /** The linkage of the kubelet that runs, when it is not the root's binary (the oracle binds its own). */
+  readonly kubeletLinkage?: KubeletLinkage;
 }
 
 export async function discoverNode(options: DiscoverOptions): Promise<NodeModel> {
@@ -104,9 +107,17 @@ export async function discoverNode(options: DiscoverOptions): Promise<NodeModel>
     kubeletVersionProblem: versionProblem,
     files: files as FileTable,
     nodeMachine: fs.isHostRoot ? machineOfNodeArch(process.arch) : kubelet ? machineOfFile(fs, kubelet.kubeletPath) : undefined,
+    ...linkageOf(options.kubeletLinkage, kubelet ? files[nodePathKey(kubelet.kubeletPath)] : undefined),
     flavor,
     osRelease,
+    ...(kubelet ? {} : inProcess(fs, service)),
   };
+}
+
+function linkageOf(given: KubeletLinkage | undefined, binary: PathFact | undefined): { kubeletLinkage?: KubeletLinkage } {
+  if (given) return { kubeletLinkage: given };
+  const elf = binary?.exists ? binary.elf : undefined;
+  return elf ? { kubeletLinkage: elf.interpreter === undefined ? 'static' : 'dynamic' } : {};
 }
 
 /**
@@ -122,6 +133,11 @@ function recordUserLookupFiles(fs: RootFs, path: string | undefined, record: (pa
     const dir = candidate.slice(0, candidate.lastIndexOf('/'));
     record(dir, pathFact(fs, dir));
   }
+}
+
+function inProcess(fs: RootFs, service: NodeModel['service']): Pick<NodeModel, 'inProcessKubelet'> {
+  const found = findInProcessKubelet(fs, service);
+  return found ? { inProcessKubelet: found } : {};
 }
 
 function collectCredentialFacts(

@@ -14,10 +14,11 @@ import { isModelledMinor, NEWEST_MODELLED_MINOR, OLDEST_MODELLED_MINOR, type Kub
  * step whose input node-check cannot settle (a rule it does not model, a fact of another machine,
  * a remote source, a bound it hit: the message names it).
  */
-export type UndecidedCause = 'unit' | 'version-unreadable' | 'version-unmodelled' | 'versions-disagree' | 'step' | 'budget';
+export type UndecidedCause = 'unit' | 'in-process' | 'version-unreadable' | 'version-unmodelled' | 'versions-disagree' | 'step' | 'budget';
 
 const WAY_OUT: Record<UndecidedCause, string> = {
   unit: 'Check --root and --unit, and the file named in the message.',
+  'in-process': 'node-check reads kubelet\'s command line from a systemd unit; a kubelet run inside another program is not modelled (docs/unverified.md).',
   'version-unreadable': 'Pass --kubelet-version X.Y.Z as `kubelet --version` prints it.',
   'version-unmodelled': 'Upgrade node-check to a release that models this kubelet; it never applies a neighbouring version\'s rules.',
   'versions-disagree': 'Pass --kubelet-version X.Y.Z (or --openshift-version 4.N): the answer depends on the version.',
@@ -41,6 +42,10 @@ export function contextFindings(model: NodeModel, version: KubeletVersion | unde
   // A unit systemd does not load is refused whatever else holds: evaluate says so.
   const notLoaded = service.load.state !== 'loaded';
   if (fallback?.active) findings.push(fallbackActive(fallback));
+  const hosted = model.inProcessKubelet;
+  if (hosted && !model.kubelet && !notLoaded) {
+    return [...findings, cannotDecide(`${hosted.distribution} runs kubelet inside kubelite (${hosted.unit}, as ${hosted.evidence} shows), not from a kubelet command line in ${service.unitName}; its arguments are in ${hosted.kubeletArgs}, and node-check does not model kubelite.`, 'in-process', hosted.evidence)];
+  }
 
   for (const diagnostic of service.diagnostics) {
     const where = diagnostic.file ? `${diagnostic.file}${diagnostic.line ? `:${diagnostic.line}` : ''}: ` : '';

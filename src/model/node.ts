@@ -8,6 +8,7 @@ import type { KubeletFlags, KubeletInvocation } from '../kubelet/flags.js';
 import type { ServiceModel } from './service.js';
 import type { FlavorDecision } from '../kubelet/flavor.js';
 import type { CriSocketFact, HostFacts, HostFactsResult } from '../host-facts/types.js';
+import type { InProcessKubelet } from '../discover/in-process-kubelet.js';
 
 export interface ElfFacts {
   /** e_machine name: "x86_64", "aarch64", "ppc64le", "s390x", or "machine-<n>". */
@@ -15,6 +16,8 @@ export interface ElfFacts {
   /** PT_INTERP, the dynamic loader the kernel needs to run it; undefined when static. */
   readonly interpreter?: string;
 }
+
+export type KubeletLinkage = 'static' | 'dynamic';
 
 export type ContentFact = { readonly ok: true; readonly data: Buffer } | { readonly ok: false; readonly code: ErrnoCode };
 
@@ -73,6 +76,11 @@ export interface NodeModel {
   /** The node's CPU architecture as an ELF machine name (from the kubelet binary, or this host on "/"). */
   readonly nodeMachine?: string;
   /**
+   * How the kubelet binary was linked, from its ELF header (PT_INTERP: dynamic, with cgo's libc
+   * lookups; none: static, Go's own); undefined when the root does not carry it.
+   */
+  readonly kubeletLinkage?: KubeletLinkage;
+  /**
    * Host facts (swap, cgroups, sysctls, CRI sockets, online CPUs): read only when the root is the
    * live "/". `criSockets` is keyed by the endpoints kubelet may be given; `notChecked` says what was
    * not examined and why (always everything for another root).
@@ -86,4 +94,6 @@ export interface NodeModel {
   readonly flavor?: FlavorDecision;
   /** /etc/os-release of the node. */
   readonly osRelease: Readonly<Record<string, string>>;
+  /** Set when no unit runs kubelet because a distribution runs it inside another program (src/discover/in-process-kubelet.ts). */
+  readonly inProcessKubelet?: InProcessKubelet;
 }

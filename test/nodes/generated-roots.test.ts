@@ -68,6 +68,8 @@ const GENERATORS: readonly Generator[] = [
   { name: 'image-builder', distro: 'image-builder', gitDir: process.env.NODE_CHECK_IMAGE_BUILDER_GIT ?? '/work/.mirror/kubernetes-sigs+image-builder/repo', ref: (lock) => (lock.inputs as { imageBuilder: { ref: string } }).imageBuilder.ref },
   { name: 'minikube', distro: 'minikube', gitDir: process.env.NODE_CHECK_MINIKUBE_GIT ?? '/work/.mirror/kubernetes+minikube/repo', ref: (lock) => (lock.inputs as { minikube: { ref: string } }).minikube.ref },
   { name: 'aks', distro: 'aks', gitDir: process.env.NODE_CHECK_AGENTBAKER_GIT ?? '/work/.mirror/Azure+AgentBaker/repo', ref: (lock) => (lock.inputs as { agentBaker: { ref: string }[] }).agentBaker.map((a) => a.ref).join(',') },
+  // Several release tags; from v1.21.0 also the core-kit tag Twoliter.toml pins (NODE_CHECK_BOTTLEROCKET_CORE_KIT_GIT, else its mirror).
+  { name: 'bottlerocket', distro: 'bottlerocket', gitDir: process.env.NODE_CHECK_BOTTLEROCKET_GIT ?? '/work/.mirror/bottlerocket-os+bottlerocket/repo', ref: (lock) => (lock.inputs as { releases: { ref: string }[] }).releases.map((r) => r.ref).join(',') },
   // Rendering runs nodeup's Go in a kops checkout (minutes): only where NODE_CHECK_KOPS_GIT names the mirror; else the lock.
   { name: 'kops', distro: 'kops', gitDir: process.env.NODE_CHECK_KOPS_GIT ?? '', ref: (lock) => (lock.inputs as { kops: { ref: string } }).kops.ref },
   // Read from the Go module cache (k8s.io/kubernetes at the locked versions); its "ref" is the versions rendered.

@@ -232,7 +232,34 @@ function variants(minor) {
     ...kubeconfigVariants(),
     ...valueVariants(),
   ];
-  return [...list, ...fieldTypeVariants(minor), ...gateVariants(minor, GENERATED_PER_MINOR - list.length - fieldTypeVariants(minor).length)];
+  return [...list, ...fieldTypeVariants(minor), ...gateVariants(minor, GENERATED_PER_MINOR - list.length - fieldTypeVariants(minor).length), ...userNamespaceVariants(minor)];
+}
+
+/** An x86_64 ELF header (static): the case's kubelet, over which the sandbox binds the oracle's own. */
+const KUBELET_STAND_IN = (() => {
+  const head = Buffer.alloc(64);
+  head.writeUInt32BE(0x7f454c46, 0);
+  head[4] = 2;
+  head[5] = 1;
+  head.writeUInt16LE(62, 18);
+  return { content: head, mode: 0o755 };
+})();
+
+/**
+ * The user namespace manager (src/kubelet/node-setup/user-namespaces.ts): from 1.30, with
+ * UserNamespacesSupport on (by the flag before 1.33). The PATH directories the sandbox's kubelet
+ * searches for getsubids exist, so /usr/bin carries a stand-in kubelet. Added after the budget
+ * of GENERATED_PER_MINOR, so the other cases stay as recorded.
+ */
+function userNamespaceVariants(minor) {
+  if (minor < 30) return [];
+  const flags = minor < 33 ? '--feature-gates=UserNamespacesSupport=true' : '';
+  const pathDirs = Object.fromEntries(['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/sbin', '/bin'].map((d) => [`${d}/.keep`, '']));
+  return [
+    ['userns-no-passwd', { flags, noPasswd: true }],
+    ['userns-kubelet-user-no-getsubids', { flags, files: { '/etc/passwd': `${PASSWD}kubelet:x:900:900::/var/lib/kubelet:/sbin/nologin\n`, '/usr/bin/kubelet': KUBELET_STAND_IN, ...pathDirs } }],
+    ['userns-max-pods-70000', { flags, config: 'maxPods: 70000' }],
+  ];
 }
 
 // Enough generated cases that every minor has 200 judged by the real binary without its fixtures
@@ -287,7 +314,7 @@ function generatedFiles(minor, spec) {
     ...(spec.noConfig ? {} : { '/var/lib/kubelet/config.yaml': spec.configText ?? baseConfig(minor, spec.config) }),
     // Every node has one; kubelet looks the "kubelet" user up in it (pkg/kubelet/kubelet_pods.go
     // getKubeletMappings, UserNamespacesSupport on from 1.33) and, built without cgo, fails without it.
-    '/etc/passwd': PASSWD,
+    ...(spec.noPasswd ? {} : { '/etc/passwd': PASSWD }),
     ...spec.files,
   };
   return Object.fromEntries(Object.entries(files).map(([path, f]) => [path, typeof f === 'string' ? { content: f, mode: 0o644 } : f]));

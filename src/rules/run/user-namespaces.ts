@@ -1,8 +1,8 @@
 /**
  * The user namespace manager, last in NewMainKubelet before it returns (pkg/kubelet/kubelet.go
  * "create user namespace manager: %w", 1.30-1.37, UserNamespacesSupport on): the "kubelet" user's
- * lookup (with cgo or without: the binary's ELF decides; without the binary, the releases' cgo
- * build), getsubids on kubelet's PATH, maxPods against the default ranges. The decision is
+ * lookup (with cgo or without: the binary's linkage decides, src/model/node.ts kubeletLinkage; without
+ * it, the releases' cgo build), getsubids on kubelet's PATH, maxPods against the default ranges. The decision is
  * src/kubelet/node-setup/user-namespaces.ts; discovery reads /etc/passwd and the getsubids
  * candidates (src/discover/discover-node.ts).
  */
@@ -35,16 +35,13 @@ export const userNamespacesRule: Rule<typeof KINDS> = {
   kinds: KINDS,
   decide(context) {
     if (!looksUpKubeletUser(context.minor)) return PASS;
-    const kubeletPath = context.model.kubelet?.kubeletPath;
-    const binary = kubeletPath ? context.model.files[kubeletPath] : undefined;
-    const elf = binary?.exists ? binary.elf : undefined;
     const toolchain = KUBELET_GO_TOOLCHAINS[context.minor];
     const maxPods = context.effectiveConfig['maxPods'];
     const userns = checkUserNamespaceManager({
       gateOn: context.gateEnabled('UserNamespacesSupport'),
       // The binary shows how it was linked; without it, the releases' build: hack/lib/golang.sh
       // (1.24-1.37) leaves kubelet out of KUBE_STATIC_BINARIES, so it is built with cgo.
-      lookup: elf && elf.interpreter === undefined ? 'pure-go' : 'cgo',
+      lookup: context.model.kubeletLinkage === 'static' ? 'pure-go' : 'cgo',
       goMinors: { first: toolchain?.firstGo ?? 0, last: toolchain?.lastGo ?? 0 },
       passwd: context.model.files[nodePathKey(PASSWD_PATH)],
       // maxPods is an int32: an absent or zero value is defaulted (v1beta1 SetDefaults_KubeletConfiguration).
