@@ -47,9 +47,16 @@ function buildFakeCri() {
   return out;
 }
 
+let apiLoaded;
+/** node-check's own modules (scripts/oracle/node-check-api.ts), bundled once. */
+function nodeCheckApi() {
+  apiLoaded ??= importTs(fileURLToPath(new URL('./node-check-api.ts', import.meta.url)));
+  return apiLoaded;
+}
+
 /** The sandbox host's facts: node-check's host discovery, recorded on the machine the sandbox runs on. */
 async function sandboxHost() {
-  const api = await importTs(fileURLToPath(new URL('./node-check-api.ts', import.meta.url)));
+  const api = await nodeCheckApi();
   const io = recordHostIo(api);
   const swaps = typeof io.files['/proc/swaps'] === 'string' ? io.files['/proc/swaps'].trim().split('\n').length - 1 : 0;
   const read = (file) => {
@@ -77,6 +84,18 @@ function nodeCheckView(root, unit, version) {
   return { argv: report.kubelet?.argv ?? [], flavor: report.kubeletFlavor?.name, firstError: report.findings?.find((f) => f.severity === 'error')?.id };
 }
 
+/**
+ * The environment systemd gives the unit's command, as node-check resolves it (Environment=, then
+ * EnvironmentFile=, then UnsetEnvironment=: src/systemd/effective-environment.ts). Kubelet reads
+ * some of it itself: on 1.28-1.29 --config-dir needs KUBELET_CONFIG_DROPIN_DIR_ALPHA
+ * (cmd/kubelet/app/server.go at v1.29.15), which a drop-in sets with Environment=.
+ */
+async function unitEnvironment(root, unit, version) {
+  const api = await nodeCheckApi();
+  const model = await api.discoverNode({ root, unit, kubeletVersion: version.slice(1), versionProbeTimeoutMs: 0 });
+  return model.kubeletEnvironment;
+}
+
 /** Every endpoint kubelet may dial: the flag's, any containerRuntimeEndpoint/imageServiceEndpoint in the case's files, the default. */
 function endpointsOf(argv, root, kase, { barePaths = false } = {}) {
   const endpoints = new Set([DEFAULT_ENDPOINT]);
@@ -98,11 +117,11 @@ function endpointsOf(argv, root, kase, { barePaths = false } = {}) {
   return [...endpoints].filter((e) => e.startsWith('unix:///'));
 }
 
-function runSandbox({ root, kubelet, argv, endpoints, fakecri, timeoutMs }) {
+function runSandbox({ root, kubelet, argv, environment, endpoints, fakecri, timeoutMs }) {
   const work = mkdtempSync(join(tmpdir(), 'oracle-sandbox-'));
   mkdirSync(join(work, 'rw'));
   return new Promise((resolve) => {
-    const child = spawn('unshare', ['--mount', '--pid', '--net', '--uts', '--fork', '--kill-child', 'sh', SANDBOX, work, root, kubelet, argv[0], fakecri, '', ...endpoints, '--', ...argv], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('unshare', ['--mount', '--pid', '--net', '--uts', '--fork', '--kill-child', 'sh', SANDBOX, work, root, kubelet, argv[0], fakecri, '', ...endpoints, '--', ...Object.entries(environment).map(([name, value]) => `${name}=${value}`), '--', ...argv], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let outcome;
     const finish = (why) => {
@@ -166,11 +185,13 @@ export async function judgeCase(kase, { minor, version, kubelet, fakecri, timeou
     const argv = openshift ? unwrapKubenswrapper(view.argv, root) : view.argv;
     if (!argv) return { caseHash: kase.hash, outcome: 'not-judged', reason: `${view.argv[0]} is not the MCO's kubenswrapper without kubensenter: the sandbox cannot run it` };
     const endpoints = endpointsOf(argv, root, kase, { barePaths: Boolean(openshift) });
-    const run = await runSandbox({ root, kubelet, argv, endpoints, fakecri, timeoutMs });
+    const environment = await unitEnvironment(root, kase.unit, version);
+    const run = await runSandbox({ root, kubelet, argv, environment, endpoints, fakecri, timeoutMs });
     const normalized = normalizeOutput(run.output);
     return {
       caseHash: kase.hash,
       argv,
+      ...(Object.keys(environment).length > 0 ? { environment } : {}),
       criEndpoints: endpoints,
       outcome: run.outcome,
       exit: run.exit,

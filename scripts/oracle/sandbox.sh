@@ -4,8 +4,9 @@
 # path, starts the fake CRI on the case's endpoints, then runs kubelet chrooted into the root with
 # the case's argv. The exit status goes to $work/exit. Everything mounted here goes with the
 # namespace; nothing is written to the case's files (the overlay's upper layer is a tmpfs).
+# Kubelet's environment is PATH and HOME, then the unit's own (NAME=VALUE, as systemd gives it).
 #
-#   sandbox.sh WORK CASE_ROOT KUBELET KUBELET_PATH FAKECRI CGROUP_DRIVER [ENDPOINT…] -- ARGV…
+#   sandbox.sh WORK CASE_ROOT KUBELET KUBELET_PATH FAKECRI CGROUP_DRIVER [ENDPOINT…] -- [NAME=VALUE…] -- ARGV…
 set -eu
 work=$1; lower=$2; kubelet=$3; kubelet_path=$4; fakecri=$5; cri_driver=$6; shift 6
 endpoints=
@@ -40,6 +41,12 @@ if [ -n "$endpoints" ]; then
   chroot "$r" /.oracle/fakecri --cgroup-driver "$cri_driver" $endpoints > "$work/fakecri.log" 2>&1 &
   for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do grep -q listening "$work/fakecri.log" 2>/dev/null && break; sleep 0.1; done
 fi
+# "NAME=VALUE… -- ARGV…" becomes "NAME=VALUE… chroot ROOT ARGV…" (the first -- only), for env.
+seen=
+for arg do
+  shift
+  if [ -z "$seen" ] && [ "$arg" = -- ]; then seen=1; set -- "$@" chroot "$r"; else set -- "$@" "$arg"; fi
+done
 set +e
-env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root chroot "$r" "$@" 2>&1
+env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@" 2>&1
 echo $? > "$work/exit"

@@ -117,8 +117,14 @@ function decode(bytes: Buffer, traits: KubeletTraits): DecodeResult {
     const gv = group === '' ? version : `${group}/${version}`;
     const where = version === INTERNAL_VERSION ? `for the internal version of group ${goQuote(group)}` : `for version ${goQuote(gv)}`;
     const reason: DecodeFailureReason = !isKnownGroup(group) ? 'group' : registeredKinds(group, version, traits) ? 'kind' : 'version';
-    // Exact only where a log of this minor pins plugin.go's line (1.25); patch releases could move it. [I]
-    return fail(`no kind ${goQuote(kind)} is registered ${where} in scheme ${goQuote(kubeletSchemeName(traits))}`, reason, traits.schemeLine === undefined);
+    // Never exact: the scheme's name is its call site as the binary's own file paths give it
+    // (k8s.io/apimachinery pkg/util/naming/from_stack.go GetNameFromCallsite at v0.25.16 skips
+    // frames whose path contains "k8s.io/apimachinery/pkg/runtime/scheme.go", pkg/runtime/scheme.go
+    // internalPackages). A vendored build, as releases are, skips NewScheme's frame and names
+    // plugin.go's line (56 in a 1.25 release log); a module-mode build's path has
+    // "k8s.io/apimachinery@v0.25.16/", so it names "pkg/runtime/scheme.go:100" (the real kubelet
+    // 1.25.16 built by scripts/oracle/build-kubelet.mjs). node-check does not know the build.
+    return fail(`no kind ${goQuote(kind)} is registered ${where} in scheme ${goQuote(kubeletSchemeName(traits))}`, reason, true);
   }
 
   const isConfig = kind === CREDENTIAL_PROVIDER_CONFIG_KIND && group === KUBELET_CONFIG_GROUP;

@@ -16,9 +16,10 @@ export const INTERNAL_VERSION = '__internal';
 export const CREDENTIAL_PROVIDER_CONFIG_KIND = 'CredentialProviderConfig';
 
 /**
- * runtime.NewScheme() names itself after its call site, "pkg/credentialprovider/plugin/plugin.go:<line>".
- * The line is known where a kubelet log of that minor shows it (traits.schemeLine: 56 in 1.25);
- * otherwise messages carry "…" for it and are marked inexact. [U]
+ * runtime.NewScheme() names itself after its call site, "pkg/credentialprovider/plugin/plugin.go:<line>"
+ * in a vendored (release) build. The line is known where a kubelet log of that minor shows it
+ * (traits.schemeLine: 56 in 1.25); otherwise messages carry "…" for it. Either way the text is
+ * marked inexact: a module-mode build names "pkg/runtime/scheme.go:<line>" instead (decode.ts). [U]
  */
 export function kubeletSchemeName(traits: Pick<KubeletTraits, 'schemeLine'>): string {
   return `pkg/credentialprovider/plugin/plugin.go:${traits.schemeLine ?? '…'}`;

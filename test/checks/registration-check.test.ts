@@ -51,7 +51,7 @@ t.test('a v1 config on 1.25: kubelet\'s words, and the fix names v1beta1', async
     kubeletError: `error decoding config ${CONFIG}: no kind "CredentialProviderConfig" is registered for version "kubelet.config.k8s.io/v1" in scheme "pkg/credentialprovider/plugin/plugin.go:56"`,
     remediation: `Kubelet 1.25 knows only kubelet.config.k8s.io/v1alpha1 and v1beta1: set apiVersion: kubelet.config.k8s.io/v1beta1 in ${CONFIG}, and credentialprovider.kubelet.k8s.io/v1beta1 for each provider.`,
   });
-  t.notOk(finding?.inexact);
+  t.equal(finding?.inexact, true, 'the scheme name depends on how the binary was built (src/credentials/decode.ts)');
   t.same(findings(26, { [PLUGIN_DIR]: dir(), [CONFIG]: v1, [`${PLUGIN_DIR}/acr`]: executable() }), [], '1.26 decodes it');
 });
 
