@@ -12,7 +12,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const Module = require('node:module');
 
 const BUNDLE_ID = 'dev';
 const VERSION = 'dev';
@@ -158,4 +157,4 @@ if (cachedData === undefined || script.cachedDataRejected) {
   setTimeout(writeOnce, 3000).unref();
 }
 const bundleModule = { exports: {}, filename: bundle, id: bundle, loaded: false };
-script.runInThisContext().call(bundleModule.exports, bundleModule.exports, Module.createRequire(bundle), bundleModule, bundle, __dirname);
+script.runInThisContext().call(bundleModule.exports, bundleModule.exports, require, bundleModule, bundle, __dirname);
