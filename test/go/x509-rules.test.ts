@@ -136,4 +136,6 @@ t.test('pem.Decode and base64 as Go has them', async (t) => {
   t.equal(decodeGoStdBase64(Buffer.from('AQ')), undefined, 'padding is required');
   t.equal(decodeGoStdBase64(Buffer.from('AQ==AQ==')), undefined, 'nothing after padding');
   t.same(decodeGoStdBase64(Buffer.from('AR==')), Buffer.of(1), 'non-zero trailing bits: not Strict');
+  t.equal(decodeGoStdBase64(Buffer.from('ab-_')), undefined, "the URL alphabet, which Node's decoder also takes, is refused");
+  t.equal(decodeGoStdBase64(Buffer.from('AQ ==')), undefined, 'a space, which Node skips, is refused');
 });

@@ -93,8 +93,11 @@ const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
 
 /** Go's base64.StdEncoding (padded) as encoding/json decodes []byte. */
 function goBase64(text: string): Buffer | undefined {
+  // Given back unchanged by Node's encoder: well formed, without the pattern's interpreted run.
+  const decoded = Buffer.from(text, 'base64');
+  if (decoded.toString('base64') === text) return decoded;
   if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) return undefined;
-  return Buffer.from(text, 'base64');
+  return decoded;
 }
 
 /** ResolveLocalPaths: a relative file path is taken against the kubeconfig's directory. */
