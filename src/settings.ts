@@ -3,7 +3,7 @@
  * then flags. Loaded once by the CLI, validated, and passed down; nothing else reads
  * process.env or process.argv.
  */
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { yamlPackage } from './host/yaml-package.js';
 import { nestingProblem } from './limits/nesting.js';
 
 export interface Settings {
@@ -75,9 +75,9 @@ export function parseConfigFile(text: string, path: string): Partial<Settings> {
   const tooDeep = nestingProblem(text);
   if (tooDeep) throw new SettingsError(`${path}: not valid YAML: ${tooDeep}`);
   try {
-    document = parseYaml(text, { maxAliasCount: 50, prettyErrors: true });
+    document = yamlPackage().parse(text, { maxAliasCount: 50, prettyErrors: true });
   } catch (error) {
-    const line = error instanceof YAMLParseError && error.linePos ? `:${error.linePos[0].line}` : '';
+    const line = error instanceof yamlPackage().YAMLParseError && error.linePos ? `:${error.linePos[0].line}` : '';
     throw new SettingsError(`${path}${line}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   if (document === null || document === undefined) return {};
@@ -112,7 +112,7 @@ export function metricsSettingsOf(text: string): { textfileDir?: string; metrics
   if (nestingProblem(text)) return {};
   let document: unknown;
   try {
-    document = parseYaml(text, { maxAliasCount: 50 });
+    document = yamlPackage().parse(text, { maxAliasCount: 50 });
   } catch {
     return {};
   }

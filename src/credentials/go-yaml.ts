@@ -20,7 +20,7 @@
  * Syntax errors found by the `yaml` package are reported as go-yaml would word the common ones,
  * flagged inexact: libyaml's wording and line numbers are not reproduced in general. [U]
  */
-import { CST, isAlias, isMap, isPair, isScalar, isSeq, Lexer, parseAllDocuments, visit } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, yamlPackage } from '../host/yaml-package.js';
 import type { Alias, Document, Node as YamlNode, Pair, Scalar } from 'yaml';
 import { goQuote } from '../go/quote.js';
 import { compareGoStrings } from '../go/utf8.js';
@@ -167,7 +167,7 @@ function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult
   // One pass of the lexer for the nesting bound and go-yaml's tab rule (the parser lexes again).
   const bound = new YamlNestingBound();
   const tabs = new ForbiddenTabs();
-  for (const token of new Lexer().lex(text)) {
+  for (const token of new (yamlPackage().Lexer)().lex(text)) {
     bound.add(token);
     tabs.add(token);
   }
@@ -175,7 +175,7 @@ function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult
   if (nesting > 10000) throw new GoYamlError(withLine(0, 'exceeded max depth of 10000'), false); // [U: line]
   // go-yaml accepts this depth and node-check cannot follow it: "cannot tell", never a refusal in node-check's words (pinned by test/hostile/deep-nesting.test.ts).
   if (nesting > MAX_PARSE_NESTING) throw new GoYamlError(`node-check cannot evaluate YAML nested this deeply (more than ${MAX_PARSE_NESTING} levels; go-yaml allows up to 10000)`, false, true);
-  const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false });
+  const docs = yamlPackage().parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false });
   const first = docs[0];
   const second = docs[1];
   const lines = lineStarts(text);
@@ -215,7 +215,7 @@ function convert(data: Uint8Array, options: YamlToJsonOptions): YamlToJsonResult
 function bindAliases(doc: Document): Map<Alias, YamlNode | undefined> {
   const anchors = new Map<string, YamlNode>();
   const targets = new Map<Alias, YamlNode | undefined>();
-  visit(doc, (_key, node) => {
+  yamlPackage().visit(doc, (_key, node) => {
     if (isAlias(node)) targets.set(node, anchors.get(node.source));
     else if ((isScalar(node) || isMap(node) || isSeq(node)) && node.anchor) anchors.set(node.anchor, node as YamlNode);
   });
@@ -346,7 +346,7 @@ class ForbiddenTabs {
       this.simpleKeyAllowed = /\n$/.test(token) && this.flowLevel === 0;
       return;
     }
-    switch (CST.tokenType(token)) {
+    switch (yamlPackage().CST.tokenType(token)) {
       case 'doc-mode':
       case 'flow-error-end':
         return; // markers only: not in the source

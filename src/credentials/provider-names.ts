@@ -3,7 +3,7 @@
  * YAML or JSON, broken or not. Discovery uses it to know which plugin binaries to inspect, even
  * in files kubelet would reject. Never throws.
  */
-import { isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import { isMap, isScalar, isSeq, yamlPackage } from '../host/yaml-package.js';
 import type { Node as YamlNode } from 'yaml';
 import { nestingProblem } from '../limits/nesting.js';
 import type { GoJson } from '../go/json.js';
@@ -40,7 +40,7 @@ export function providerEntriesIn(data: Buffer | string): { names: string[]; ent
     const text = typeof data === 'string' ? data : data.toString('utf8');
     // The `yaml` package aborts the process on deep nesting; such a file names no providers.
     if (nestingProblem(text) !== undefined) return { names: [], entries: 0 };
-    for (const doc of parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false })) {
+    for (const doc of yamlPackage().parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false })) {
       const providers = valueOf(doc.contents, 'providers');
       if (!isSeq(providers)) continue;
       entries += providers.items.length;

@@ -4,7 +4,7 @@
  * or --config-dir drop-in that set each field last, and where the kubelet version came from.
  * Pure: computed from the NodeModel, and only when asked (it parses the kubelet config again).
  */
-import { parse as parseYaml } from 'yaml';
+import { yamlPackage } from '../host/yaml-package.js';
 import type { FileContent, NodeModel } from '../model/node.js';
 import type { Provenance } from '../model/report.js';
 import { nestingProblem } from '../limits/nesting.js';
@@ -54,7 +54,7 @@ function topLevelFields(content: FileContent): string[] {
   if (nestingProblem(text)) return [];
   let document: unknown;
   try {
-    document = parseYaml(text, { maxAliasCount: 50 });
+    document = yamlPackage().parse(text, { maxAliasCount: 50 });
   } catch {
     return [];
   }

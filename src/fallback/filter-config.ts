@@ -5,7 +5,8 @@
  * planner, which decodes the result the way kubelet would.
  */
 import { posix } from 'node:path';
-import { Document, isMap, isSeq, parseAllDocuments, type YAMLSeq } from 'yaml';
+import type { Document, YAMLSeq } from 'yaml';
+import { yamlPackage } from '../host/yaml-package.js';
 import type { FileTable } from '../model/node.js';
 import type { KubeletTraits } from '../kubelet/version.js';
 import { factFor } from '../credentials/registration.js';
@@ -40,12 +41,12 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
     const text = content.data.toString('utf8');
     const tooDeep = nestingProblem(text);
     if (tooDeep) return { problem: `${path} is ${tooDeep}` };
-    const parsed = parseAllDocuments(text, YAML_OPTIONS);
+    const parsed = yamlPackage().parseAllDocuments(text, YAML_OPTIONS);
     const document = Array.isArray(parsed) ? parsed[0] : undefined;
     if (!document) return { problem: `${path} holds no YAML document` };
     if (document.errors.length > 0) return { problem: `${path}: ${document.errors[0]!.message.split('\n')[0]}` };
     const providers = document.get('providers', true);
-    if (!isSeq(providers)) return { problem: `${path} has no providers list` };
+    if (!yamlPackage().isSeq(providers)) return { problem: `${path} has no providers list` };
     documents.push({ path, document, providers });
   }
 
@@ -60,7 +61,7 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
     }
     // A 1.34+ config directory of several files becomes one file. v1 decodes every field the
     // older file versions have, and these kubelets decode strictly, so nothing changes meaning.
-    const merged = new Document({ apiVersion: 'kubelet.config.k8s.io/v1', kind: 'CredentialProviderConfig', providers: [] });
+    const merged = new (yamlPackage().Document)({ apiVersion: 'kubelet.config.k8s.io/v1', kind: 'CredentialProviderConfig', providers: [] });
     const providers = merged.get('providers', true) as YAMLSeq;
     for (const source of documents) {
       for (const item of source.providers.items) {
@@ -75,7 +76,7 @@ export function filterProviderConfig(input: FilterInput): FilterResult {
 }
 
 function providerName(item: unknown): string {
-  if (!isMap(item)) return '';
+  if (!yamlPackage().isMap(item)) return '';
   const name = item.get('name');
   return name === undefined || name === null ? '' : String(name);
 }

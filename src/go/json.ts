@@ -4,6 +4,7 @@
  * JSON value tree that keeps duplicate keys in order, as Go's decoder sees them.
  * Source: golang/go src/encoding/json/scanner.go, decode.go, encode.go, fold.go.
  */
+import { isUtf8 } from 'node:buffer';
 import { goQuoteRune } from './quote.js';
 import { decodeRune, RUNE_ERROR } from './utf8.js';
 
@@ -413,6 +414,15 @@ export function parseGoJson(data: Uint8Array): GoJson {
 
 /** Go's unquote: escapes decoded; invalid UTF-8 and lone surrogates become U+FFFD. */
 function readString(data: Uint8Array, start: number): { value: string; end: number } {
+  // Without a backslash, up to the next quote is the whole string; valid UTF-8 there decodes the
+  // same in Node as in Go (both refuse surrogates and overlong forms). Native, where the rune loop
+  // below costs hundreds of instructions a byte under the launcher's --no-opt (start-path cost).
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const close = bytes.indexOf(0x22, start + 1);
+  if (close > start) {
+    const body = bytes.subarray(start + 1, close);
+    if (body.indexOf(0x5c) < 0 && isUtf8(body)) return { value: body.toString('utf8'), end: close + 1 };
+  }
   let out = '';
   let i = start + 1;
   for (;;) {

@@ -4,7 +4,7 @@
  * the directory fsync-ed so the rename survives a crash. Readers see the old file or the new one,
  * never a part. The caller decides which directories it may write in.
  */
-import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fchownSync, fstatSync, fsyncSync, lstatSync, openSync, readSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeAtExit } from './exit-cleanup.js';
 import { killPoint } from './kill-points.js';
@@ -69,7 +69,7 @@ export function prepareReplacement(hostDir: string, name: string, data: string |
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   const forget = removeAtExit(temp);
   const discard = () => {
-    rmSync(temp, { force: true });
+    unlinkIfPresent(temp);
     forget();
   };
   try {
@@ -95,7 +95,7 @@ export function prepareReplacement(hostDir: string, name: string, data: string |
         renameSync(temp, target);
         step(`write:${name}:renamed`);
       } catch (error) {
-        rmSync(temp, { force: true });
+        unlinkIfPresent(temp);
         throw error;
       } finally {
         forget();
@@ -103,6 +103,18 @@ export function prepareReplacement(hostDir: string, name: string, data: string |
       if (durable) syncDirectory(hostDir);
     },
   };
+}
+
+/**
+ * rmSync(path, { force: true }) for the temp file: fs.rmSync loads Node's rimraf, compiled from
+ * source on the start path (its code cache is keyed to the V8 flags the launcher sets).
+ */
+function unlinkIfPresent(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 function regularFileAt(path: string): { mode: number; uid: number; gid: number } | undefined {

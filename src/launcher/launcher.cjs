@@ -11,9 +11,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const v8 = require('node:v8');
 const vm = require('node:vm');
-const Module = require('node:module');
 
 const BUNDLE_ID = 'dev';
 const VERSION = 'dev';
@@ -123,7 +121,27 @@ function writeCache(data) {
 // loads none but node:process, which the yaml package requires by name: it is loaded first.
 // (Output goes to the descriptors directly, src/cli/stdio.ts, so net and tty are not needed.)
 require('node:process');
-v8.setFlagsFromString('--no-opt --semi-space-growth-factor=1');
+/**
+ * v8.setFlagsFromString is this binding's setFlagsFromString; node:v8 itself loads Node's whole
+ * stream stack (its heap-snapshot streams), ~8 M instructions of preflight's 266 M that nothing
+ * else on the start path needs. process.binding('v8') is allow-listed in Node 20 and warns DEP0111
+ * on every use, silenced for this one call (as src/host/spawn-detached.ts does for process_wrap).
+ * Anything unexpected (a Node without it) falls back to node:v8.
+ */
+function setV8Flags(flags) {
+  const quiet = process.noDeprecation;
+  try {
+    process.noDeprecation = true;
+    const binding = process.binding('v8');
+    if (typeof binding.setFlagsFromString === 'function') return binding.setFlagsFromString(flags);
+  } catch {
+    // Below.
+  } finally {
+    process.noDeprecation = quiet;
+  }
+  require('node:v8').setFlagsFromString(flags);
+}
+setV8Flags('--no-opt --semi-space-growth-factor=1');
 const cachedData = readCache();
 // The bundle is already wrapped as a CommonJS module (scripts/build.mjs), and ASCII.
 const script = new vm.Script(fs.readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
@@ -139,4 +157,4 @@ if (cachedData === undefined || script.cachedDataRejected) {
   setTimeout(writeOnce, 3000).unref();
 }
 const bundleModule = { exports: {}, filename: bundle, id: bundle, loaded: false };
-script.runInThisContext().call(bundleModule.exports, bundleModule.exports, Module.createRequire(bundle), bundleModule, bundle, __dirname);
+script.runInThisContext().call(bundleModule.exports, bundleModule.exports, require, bundleModule, bundle, __dirname);

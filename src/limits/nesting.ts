@@ -12,7 +12,7 @@
  * only by indenting further or by an indicator, at most two levels (a mapping value's sequence
  * may share its key's column) per column.
  */
-import { CST, Lexer } from 'yaml';
+import { yamlPackage } from '../host/yaml-package.js';
 
 /**
  * Nesting node-check parses. go-yaml allows 10000 levels, JSON (encoding/json) 10000; real
@@ -22,7 +22,7 @@ export const MAX_PARSE_NESTING = 400;
 
 export function yamlNestingBound(text: string): number {
   const bound = new YamlNestingBound();
-  for (const token of new Lexer().lex(text)) bound.add(token);
+  for (const token of new (yamlPackage().Lexer)().lex(text)) bound.add(token);
   return bound.value;
 }
 
@@ -41,7 +41,7 @@ export class YamlNestingBound {
   }
 
   add(token: string): void {
-    switch (CST.tokenType(token)) {
+    switch (yamlPackage().CST.tokenType(token)) {
       case 'flow-map-start':
       case 'flow-seq-start':
         this.flow++;

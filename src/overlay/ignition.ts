@@ -25,7 +25,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { posix } from 'node:path';
-import { parseDocument } from 'yaml';
+import { yamlPackage } from '../host/yaml-package.js';
 
 /** Largest input file node-check reads (a rendered worker MachineConfig is a few hundred KiB). */
 export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
@@ -163,7 +163,7 @@ function parseStructured(text: string, origin: string): unknown {
     }
   }
   // YAML 1.1, as the API server reads a MachineConfig (sigs.k8s.io/yaml over go-yaml): `mode: 0644` is octal 420.
-  const doc = parseDocument(text, { version: '1.1', uniqueKeys: true, prettyErrors: false, merge: false });
+  const doc = yamlPackage().parseDocument(text, { version: '1.1', uniqueKeys: true, prettyErrors: false, merge: false });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     const line = first.linePos ? `:${first.linePos[0].line}` : '';

@@ -60,6 +60,13 @@ t.test('preflight does not evaluate prom-client; serve does', async (t) => {
   t.match(readFileSync(path.join(dir, 'textfiles/node-check.prom'), 'utf8'), /^nodecheck_kubelet_start_ok 0$/m, 'the textfile was written');
   const preflight = JSON.parse(readFileSync(pre.out, 'utf8')) as string[];
   t.same(preflight.filter((m) => PROM_CLIENT_MARKS.includes(m)), [], 'none of the modules prom-client loads');
+  // Nor node:v8, whose heap-snapshot streams load Node's stream stack (~8 M instructions): the
+  // launcher sets V8's flags through the binding (src/launcher/launcher.cjs).
+  t.ok(preflight.includes('Internal Binding v8'), "V8's binding is loaded");
+  t.same(preflight.filter((m) => ['NativeModule v8', 'NativeModule internal/heap_utils', 'NativeModule stream'].includes(m)), [], 'no node:v8, no stream stack');
+  // Nor node:module (Node's ES module loader: src/host/builtins.ts), nor fs.rmSync's rimraf, which
+  // compiles from source there (src/host/atomic-file.ts).
+  t.same(preflight.filter((m) => ['NativeModule module', 'NativeModule internal/modules/esm/loader', 'NativeModule internal/fs/rimraf'].includes(m)), [], 'no node:module, no rimraf');
 
   const port = await new Promise<number>((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {

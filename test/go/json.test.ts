@@ -42,6 +42,13 @@ t.test('parseGoJson keeps duplicate keys in order and decodes strings as Go does
     ],
   });
   t.same(parseGoJson(Buffer.from([0x22, 0x61, 0xff, 0x22])), { kind: 'string', value: 'a\uFFFD' }, 'invalid UTF-8 becomes U+FFFD');
+  // Go replaces each invalid byte (utf8.DecodeRune's size 1), where Node's UTF-8 decoder would
+  // replace a truncated sequence once: such a string takes the rune loop.
+  t.same(parseGoJson(Buffer.from([0x22, 0xc3, 0xa9, 0xe2, 0x82, 0x78, 0x22])), { kind: 'string', value: 'é\uFFFD\uFFFDx' }, 'a truncated sequence: one U+FFFD per byte');
+  t.same(parseGoJson(Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22])), { kind: 'string', value: '\uFFFD\uFFFD\uFFFD' }, 'a UTF-8 surrogate is invalid');
+  t.same(parseGoJson(Buffer.from('["a\\"b", "c\\\\", "\u00e9t\u00e9"]')), { kind: 'array', items: [{ kind: 'string', value: 'a"b' }, { kind: 'string', value: 'c\\' }, { kind: 'string', value: 'été' }] }, 'an escaped quote does not end the string');
+  const within = Buffer.from('xx{"k":"v"}').subarray(2);
+  t.same(parseGoJson(within), { kind: 'object', members: [{ key: 'k', value: { kind: 'string', value: 'v' } }] }, 'a view into a larger buffer');
   const deep = parseGoJson(Buffer.from(`${'['.repeat(9000)}${']'.repeat(9000)}`));
   t.equal(deep.kind, 'array', 'deep nesting does not overflow the stack');
 });

@@ -1,6 +1,7 @@
 /** Unit tests of the key ports: scalar-base multiplication, Ed25519 from a seed, encoding/asn1, tls.parsePrivateKey. */
 import t from 'tap';
-import { NIST_CURVES, scalarBaseMult, onCurve, type Curve } from '../../src/go/elliptic.js';
+import { COMB_P256, NIST_CURVES, scalarBaseMult, onCurve, windowMult, type Curve } from '../../src/go/elliptic.js';
+import { createECDH, createHash } from 'node:crypto';
 import { ed25519PublicKeyFromSeed, sha512 } from '../../src/go/ed25519.js';
 import { asn1Unmarshal, Asn1Error, type Asn1Field } from '../../src/go/asn1.js';
 import { parseTlsPrivateKey } from '../../src/go/x509/pkcs.js';
@@ -36,6 +37,30 @@ t.test('scalar-base multiplication: Go\'s test vectors', async (t) => {
     t.equal(scalarBaseMult(c, c.n), 'infinity', `${name}: N·G`);
     t.equal(scalarBaseMult(c, 0n), 'infinity', `${name}: 0·G`);
     t.same(scalarBaseMult(c, c.n - 1n), { x: c.gx, y: c.p - c.gy }, `${name}: (N-1)·G`);
+  }
+});
+
+t.test("P-256's comb: its table, and its products against the window method and OpenSSL", async (t) => {
+  const c = curve('P256');
+  COMB_P256.forEach(([x, y], index) => {
+    const b = index + 1;
+    let k = 0n;
+    for (let i = 0; i < 4; i++) if (b & (1 << i)) k += 1n << BigInt(64 * i);
+    t.same(windowMult(c, k), { x: hex(x), y: hex(y) }, `COMB_P256[${index}] = ${k.toString(16)}·G`);
+  });
+  const openssl = (k: bigint) => {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(Buffer.from(k.toString(16).padStart(64, '0'), 'hex'));
+    const point = ecdh.getPublicKey();
+    return { x: BigInt(`0x${point.subarray(1, 33).toString('hex')}`), y: BigInt(`0x${point.subarray(33).toString('hex')}`) };
+  };
+  // Edge scalars (single teeth, full columns, the top bit), then 64 from a fixed hash chain.
+  const scalars = [1n, 2n, 15n, 1n << 63n, 1n << 64n, (1n << 64n) - 1n, (1n << 192n) + (1n << 128n) + (1n << 64n) + 1n, 1n << 255n, c.n - 2n];
+  for (let i = 0; i < 64; i++) scalars.push(BigInt(`0x${createHash('sha256').update(`node-check comb ${i}`).digest('hex')}`) % c.n);
+  for (const k of scalars) {
+    const product = scalarBaseMult(c, k);
+    t.same(product, windowMult(c, k), `${k.toString(16)}: the window method agrees`);
+    t.same(product, openssl(k), `${k.toString(16)}: OpenSSL agrees`);
   }
 });
 

@@ -126,10 +126,16 @@ t.test('pem.Decode and base64 as Go has them', async (t) => {
     const decoded = decodePem(text, decoder);
     t.same(decoded && [Buffer.from(decoded.block.bytes), Buffer.from(decoded.rest).toString()], [Buffer.of(1, 2, 3), 'rest'], decoder);
     t.equal(decodePem(Buffer.from('-----BEGIN X-----\nAQID\n-----END Y-----\n'), decoder), undefined, `${decoder}: END must name the same type`);
+    // pem.go decodes removeSpacesAndTabs(rest[:endIndex]): spaces and tabs anywhere in the body.
+    const spaced = decodePem(Buffer.from('-----BEGIN X-----\n A Q\t\tI D \n-----END X-----\n'), decoder);
+    t.same(spaced && Buffer.from(spaced.block.bytes), Buffer.of(1, 2, 3), `${decoder}: spaces and tabs in the body are dropped`);
+    t.equal(decodePem(Buffer.from('-----BEGIN X-----\nAQ\vID\n-----END X-----\n'), decoder), undefined, `${decoder}: other white space is not`);
   }
   t.same(decodeGoStdBase64(Buffer.from('AQ==\n')), Buffer.of(1));
   t.same(decodeGoStdBase64(Buffer.from('AQ=\n=')), Buffer.of(1), 'newlines inside the padding');
   t.equal(decodeGoStdBase64(Buffer.from('AQ')), undefined, 'padding is required');
   t.equal(decodeGoStdBase64(Buffer.from('AQ==AQ==')), undefined, 'nothing after padding');
   t.same(decodeGoStdBase64(Buffer.from('AR==')), Buffer.of(1), 'non-zero trailing bits: not Strict');
+  t.equal(decodeGoStdBase64(Buffer.from('ab-_')), undefined, "the URL alphabet, which Node's decoder also takes, is refused");
+  t.equal(decodeGoStdBase64(Buffer.from('AQ ==')), undefined, 'a space, which Node skips, is refused');
 });

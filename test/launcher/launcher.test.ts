@@ -71,3 +71,35 @@ t.test('no cache is read from or written to a directory or file others can write
   t.equal(statSync(cacheFile).mode & 0o777, 0o644, 'it is replaced by a file only its owner can write');
   t.not(readFileSync(cacheFile, 'utf8'), 'not a cache');
 });
+
+// V8 keys a code cache to its flags: a cache the launcher wrote is accepted by a compile under
+// exactly the flags the launcher sets, and rejected without them. The flags are set through
+// Node's binding, not node:v8 (whose heap-snapshot streams load Node's stream stack, which
+// preflight does not otherwise load: test/cli/preflight-modules.test.ts), and its
+// deprecation is never said, not even under --pending-deprecation.
+t.test("the launcher sets V8's flags without node:v8 and without a warning", async (t) => {
+  const dir = t.testdir();
+  const launcher = copyOfDist(dir);
+  const modules = join(dir, 'modules.json');
+  writeFileSync(join(dir, 'modules.cjs'), `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(modules)}, JSON.stringify(process.moduleLoadList)));\n`);
+  // Without tap's process hook, whose own use of process.binding would be warned about.
+  const first = spawnSync(...withoutCoverage(process.execPath, ['--pending-deprecation', '-r', join(dir, 'modules.cjs'), launcher, 'explain', 'plugin-binary-missing']), { encoding: 'utf8', timeout: 60_000 });
+  t.equal(first.status, 0, first.stderr);
+  t.equal(first.stderr, '', 'no deprecation warning');
+  const loaded = JSON.parse(readFileSync(modules, 'utf8')) as string[];
+  t.ok(loaded.includes('Internal Binding v8'), 'the list is read');
+  t.same(loaded.filter((m) => ['NativeModule v8', 'NativeModule internal/heap_utils'].includes(m)), [], 'neither node:v8 nor its heap-snapshot streams');
+  const [name] = caches(dir);
+  t.ok(name, 'a cache was written');
+  const compile = (flags: string) => {
+    const probe = [
+      "const fs = require('node:fs'); const vm = require('node:vm');",
+      `if (${JSON.stringify(flags)}) require('node:v8').setFlagsFromString(${JSON.stringify(flags)});`,
+      `const script = new vm.Script(fs.readFileSync(${JSON.stringify(join(dir, 'node-check.bundle.cjs'))}, 'latin1'), { cachedData: fs.readFileSync(${JSON.stringify(join(dir, name!))}) });`,
+      'process.stdout.write(String(script.cachedDataRejected));',
+    ].join('\n');
+    return spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', timeout: 60_000 }).stdout;
+  };
+  t.equal(compile('--no-opt --semi-space-growth-factor=1'), 'false', 'accepted under the launcher\'s flags');
+  t.equal(compile(''), 'true', 'rejected under none: the flags were set');
+});

@@ -46,7 +46,7 @@ export function checkClientCaFile(minor: number, path: string, fact: PathFact | 
   if (data.length === 0) return { ok: false, error: `missing content for CA bundle ${goQuote(name)}`, inexact: false };
   // Every Go release kubelet 1.<minor> shipped with must give the same answer (src/kubelet/node-setup/go-builds.ts).
   const answer = acrossKubeletGo(minor, godebug, (go) => {
-    const verdict = parsedOnce(data, JSON.stringify(go));
+    const verdict = parseCertsPemFieldsOnce(data, go);
     return 'undecidable' in verdict ? verdict : verdict.ok ? { ok: true, value: undefined } : verdict;
   });
   if ('undecidable' in answer) return { undecidable: `${path}: ${answer.undecidable}` };
@@ -55,13 +55,18 @@ export function checkClientCaFile(minor: number, path: string, fact: PathFact | 
 }
 
 /**
- * ParseCertsPEM's verdict per bundle and Go build: kubelet minors share Go releases, and `check`
- * asks for the same bundle once per minor (14).
+ * ParseCertsPEM per PEM data and Go build: kubelet minors share Go releases, and `check` asks for
+ * the same bundle (the client CA's, the kubeconfig's client certificate) once per minor (14).
  */
-const parsedOnce = oncePerOwner((data: Uint8Array, build: string): X509Verdict => {
+const parsedFieldsOnce = oncePerOwner((data: Uint8Array, build: string): ReturnType<typeof parseCertsPemFields> => {
   const go = JSON.parse(build) as GoTls;
-  return parseCertsPem(data, go.decoder, go);
+  return parseCertsPemFields(data, go.decoder, go);
 });
+
+/** parseCertsPemFields(data, go.decoder, go), once per data (the same object) and Go build. */
+export function parseCertsPemFieldsOnce(data: Uint8Array, go: GoTls): ReturnType<typeof parseCertsPemFields> {
+  return parsedFieldsOnce(data, JSON.stringify(go));
+}
 
 /**
  * client-go util/cert/pem.go ParseCertsPEM (unchanged v0.24-v0.36): every "CERTIFICATE" block

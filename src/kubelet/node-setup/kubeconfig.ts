@@ -20,10 +20,11 @@
  * a CA (file or data) holding certificates, and a token, a client certificate and key, or an exec
  * plugin. Anything else is "cannot tell"; a file node-check cannot read, too.
  */
-import { rootCertPool, x509KeyPair } from '../../go/tls/key-pair.js';
+import { rootCertPool, x509KeyPair, type GoTls } from '../../go/tls/key-pair.js';
 import type { GoCertificate } from '../../go/x509/parser.js';
 import { acrossKubeletGo, type KubeletGoAnswer } from './go-builds.js';
-import { parseCertsPemFields } from './client-ca.js';
+import { parseCertsPemFieldsOnce } from './client-ca.js';
+import { oncePerOwner } from '../../lib/memo.js';
 import { goJoin } from '../../go/index.js';
 import { goQuote } from '../../go/quote.js';
 import { goJsonCheckValid, parseGoJson, type GoJson } from '../../go/json.js';
@@ -92,8 +93,11 @@ const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
 
 /** Go's base64.StdEncoding (padded) as encoding/json decodes []byte. */
 function goBase64(text: string): Buffer | undefined {
+  // Given back unchanged by Node's encoder: well formed, without the pattern's interpreted run.
+  const decoded = Buffer.from(text, 'base64');
+  if (decoded.toString('base64') === text) return decoded;
   if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text)) return undefined;
-  return Buffer.from(text, 'base64');
+  return decoded;
 }
 
 /** ResolveLocalPaths: a relative file path is taken against the kubeconfig's directory. */
@@ -266,7 +270,7 @@ function loadKubeconfig(path: string, fileOf: FileOf): Loaded {
   if (fact.type === 'directory') return { state: 'error', error: `error loading config file ${goQuote(path)}: read ${path}: is a directory`, inexact: true };
   if (fact.type !== 'file' || !fact.content) return { state: 'undecidable', why: `${path} is not a regular file node-check reads` };
   if (!fact.content.ok) return { state: 'undecidable', why: `${path} cannot be read here (${fact.content.code}); kubelet, as root, may read it` };
-  const parsed = parseKubeconfig(path, fact.content.data);
+  const parsed = parsedKubeconfigOnce(fact.content.data, path);
   if ('undecidable' in parsed) return { state: 'undecidable', why: parsed.undecidable };
   if (!parsed.ok) return { state: 'error', error: parsed.error, inexact: parsed.inexact };
   const { cluster, clusterName, user, userName } = parsed.resolved;
@@ -288,6 +292,16 @@ function loadKubeconfig(path: string, fileOf: FileOf): Loaded {
   return { state: 'usable', resolved: parsed.resolved, tls };
 }
 
+/**
+ * The kubeconfig's parse, and its TLS material's per Go build, once per file (the same bytes
+ * object of the node's model): `check` replays kubelet's client for 14 minors, which share Go
+ * releases, and each replay asks for the CA pool twice (isClientConfigStillValid, then the
+ * transport). The kubeconfig's parse is kept, so its certificate-authority-data stays one object.
+ */
+const parsedKubeconfigOnce = oncePerOwner((data: Buffer, path: string) => parseKubeconfig(path, data));
+const keyPairOnce = oncePerOwner((cert: Uint8Array, _: string) => oncePerOwner((key: Uint8Array, build: string) => x509KeyPair(cert, key, JSON.parse(build) as GoTls)));
+const rootCertPoolOnce = oncePerOwner((data: Uint8Array, build: string) => rootCertPool(data, JSON.parse(build) as GoTls));
+
 /** The Go builds kubelet's answer depends on (src/kubelet/node-setup/go-builds.ts). */
 export interface GoBuilds {
   readonly minor: number;
@@ -298,7 +312,7 @@ export interface GoBuilds {
 /** tls.X509KeyPair(cert, key) across kubelet's Go builds (src/go/tls/key-pair.ts): the leaf, or Go's refusal. */
 export function keyPair(cert: Uint8Array, key: Uint8Array, builds: GoBuilds): KubeletGoAnswer<GoCertificate> {
   return acrossKubeletGo(builds.minor, builds.godebug, (go) => {
-    const verdict = x509KeyPair(cert, key, go);
+    const verdict = keyPairOnce(cert, '')(key, JSON.stringify(go));
     return 'undecidable' in verdict || !verdict.ok ? verdict : { ok: true, value: verdict.leaf };
   });
 }
@@ -306,7 +320,7 @@ export function keyPair(cert: Uint8Array, key: Uint8Array, builds: GoBuilds): Ku
 /** client-go's rootCertPool across kubelet's Go builds. */
 function caPool(data: Uint8Array, builds: GoBuilds): KubeletGoAnswer<undefined> {
   return acrossKubeletGo(builds.minor, builds.godebug, (go) => {
-    const verdict = rootCertPool(data, go);
+    const verdict = rootCertPoolOnce(data, JSON.stringify(go));
     return 'undecidable' in verdict || !verdict.ok ? verdict : { ok: true, value: undefined };
   });
 }
@@ -350,7 +364,7 @@ function certificatesValid(tls: TlsMaterial, builds: GoBuilds, now: Date, path: 
   if (!tls.certData) return false;
   const certData = tls.certData;
   const certs = acrossKubeletGo(builds.minor, builds.godebug, (go) => {
-    const parsed = parseCertsPemFields(certData, go.decoder, go);
+    const parsed = parseCertsPemFieldsOnce(certData, go);
     return 'undecidable' in parsed || !parsed.ok ? parsed : { ok: true, value: parsed.certificates };
   });
   if ('undecidable' in certs) return { undecidable: `the client certificate in ${path}: ${certs.undecidable}` };
