@@ -92,7 +92,8 @@ t.test('step order per minor', async (t) => {
   t.ok(startSteps(25)!.includes('dynamic-config-gate'));
   t.notOk(startSteps(26)!.includes('dynamic-config-gate'));
   t.ok(startSteps(30)!.includes('run:cloud-init'));
-  t.notOk(startSteps(32)!.includes('run:cloud-init'));
+  t.ok(startSteps(33)!.includes('run:cloud-init'), 'run() still refuses a built-in provider there up to 1.33');
+  t.notOk(startSteps(34)!.includes('run:cloud-init'));
   for (const m of MODELLED_MINORS) {
     // gates from flags before ValidateKubeletFlags; validation before anything in Run().
     t.ok(stepIndex(m, 'gates-from-flags')! < stepIndex(m, 'validate-flags')!, `1.${m} gates before flag validation`);

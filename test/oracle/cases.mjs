@@ -232,7 +232,17 @@ function variants(minor) {
     ...kubeconfigVariants(),
     ...valueVariants(),
   ];
-  return [...list, ...fieldTypeVariants(minor), ...gateVariants(minor, GENERATED_PER_MINOR - list.length - fieldTypeVariants(minor).length), ...userNamespaceVariants(minor)];
+  return [...list, ...fieldTypeVariants(minor), ...gateVariants(minor, GENERATED_PER_MINOR - list.length - fieldTypeVariants(minor).length), ...userNamespaceVariants(minor), ...runCloudRefusalVariants(minor)];
+}
+
+/**
+ * 1.32-1.33's run() refuses a built-in --cloud-provider before it builds the API client
+ * (cmd/kubelet/app/server.go at v1.32.13, v1.33.13): with a missing kubeconfig too, the provider's
+ * refusal is kubelet's words. Added after the budget, as the user namespace cases are.
+ */
+function runCloudRefusalVariants(minor) {
+  if (minor < 32 || minor > 33) return [];
+  return [['flag-cloud-provider-aws-and-kubeconfig-missing', { flags: '--cloud-provider=aws --kubeconfig=/etc/kubernetes/kubelet.conf' }]];
 }
 
 /** An x86_64 ELF header (static): the case's kubelet, over which the sandbox binds the oracle's own. */

@@ -193,8 +193,10 @@ function stepsFor(minor: number): StartStepId[] {
   }
   steps.push('construct-dependencies', 'run:set-gates', 'run:validate-server', 'run:lock-file');
   // In-tree cloud init in run(): read in 1.25-1.30 copies; cloud-provider v0.32 dropped the helpers
-  // run() called, so 1.32+ has no cloud init there. 1.31 is not pinned (see cloud-provider.ts).
-  if (minor <= 31) steps.push('run:cloud-init'); // 1.31: not pinned
+  // run() called, so 1.32+ has no cloud init there, but run() still refuses a built-in provider at
+  // that place, before the client config, up to 1.33 (cmd/kubelet/app/server.go at v1.32.13 and
+  // v1.33.13: ErrorForDisabledProvider; gone at v1.34.12). 1.31 is not pinned (see cloud-provider.ts).
+  if (minor <= 33) steps.push('run:cloud-init'); // 1.31: not pinned
   steps.push('run:client-config', 'run:auth', 'run:cri');
   if (minor >= 28) steps.push('run:cgroup-driver-from-cri');
   steps.push(

@@ -82,7 +82,6 @@ export function meetsInRun(minor: number, result: NonNullable<NodeSetupResult>):
 
 export const cloudProviderRule: Rule<typeof KINDS> = {
   id: 'run/cloud-provider',
-  // 1.32+ has no run:cloud-init step: the 1.32-1.33 refusal then sorts after the step's others.
   step: 'run:cloud-init',
   kinds: KINDS,
   inputs: { flags: { 'cloud-provider': 'run() / NewMainKubelet (cloud-provider-*)', 'cloud-config': 'run() InitCloudProvider (cloud-config-unopenable)' } },

@@ -40,5 +40,7 @@ t.test('the NewContainerManager checks keep their order within the step: swap, c
   t.same(ids.filter((id) => ['run/swap', 'run/cgroup-root', 'run/cpu-manager'].includes(id)), ['run/swap', 'run/cgroup-root', 'run/cpu-manager']);
   t.equal(ids[0], 'run/lock-file');
   t.same(ids.slice(-3), ['run/cloud-provider-disabled', 'run/serving-cert', 'run/user-namespaces'], '1.30: NewMainKubelet last, the user namespace manager at its end');
-  t.equal(inKubeletOrder(33, RUN_RULES).at(-1)?.id, 'run/cloud-provider', '1.32+ has no run:cloud-init step: that rule sorts last');
+  const at33 = inKubeletOrder(33, RUN_RULES).map((rule) => rule.id);
+  t.ok(at33.indexOf('run/cloud-provider') < at33.indexOf('run/client-config'), '1.33: run() refuses a built-in provider before it builds the API client');
+  t.equal(inKubeletOrder(34, RUN_RULES).at(-1)?.id, 'run/cloud-provider', '1.34+ has no run:cloud-init step (only NewMainKubelet refuses): that rule sorts last');
 });
